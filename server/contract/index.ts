@@ -1,0 +1,4 @@
+export * from './common';
+export * from './users';
+export * from './timeseries';
+export * from './admin';

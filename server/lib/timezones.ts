@@ -1,0 +1,25 @@
+/** UTC offset in seconds (east positive) of an IANA zone at an instant. */
+export function zoneOffsetSeconds(zone: string, at: Date): number {
+  const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName')?.value;
+  const m = /GMT([+-])(\d{2}):?(\d{2})?/.exec(part ?? '');
+  if (!m) return 0;
+  const sign = m[1] === '-' ? -1 : 1;
+  return sign * (Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60);
+}
+
+/**
+ * The instant at which a zone's clocks show the given wall time (ms since epoch, read as if UTC).
+ * In a DST gap the later offset wins; in an overlap, the first occurrence.
+ */
+export function wallTimeToInstant(zone: string, wallMs: number): Date {
+  let guess = wallMs - zoneOffsetSeconds(zone, new Date(wallMs)) * 1000;
+  guess = wallMs - zoneOffsetSeconds(zone, new Date(guess)) * 1000;
+  return new Date(guess);
+}
+
+/** The calendar date (YYYY-MM-DD) an instant falls on in a zone. */
+export function localDate(zone: string, at: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}

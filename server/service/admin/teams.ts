@@ -1,0 +1,53 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CreateTeamBody, CreateTeamResponse, ErrorBody, RotateKeyBody, RotateKeyParams, RotateKeyResponse } from '../../contract';
+import { createTeam, rotateApiKey } from '../domain/teams';
+
+function sameSecret(given: string, expected: string) {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Operator API: only when SERVICE_ADMIN_TOKEN is set, and only with that token in `x-admin-token`. */
+export function adminRoutes(adminToken: string | undefined): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addHook('onRequest', async (req, reply) => {
+      if (!adminToken) return reply.status(404).send({ detail: 'The operator API is disabled (SERVICE_ADMIN_TOKEN is not set)' });
+      const given = req.headers['x-admin-token'];
+      if (typeof given !== 'string' || !sameSecret(given, adminToken)) {
+        return reply.status(401).send({ detail: 'Missing or invalid x-admin-token' });
+      }
+    });
+    const common = { tags: ['operator'], security: [{ adminToken: [] }] };
+
+    app.post('/teams', {
+      schema: {
+        ...common,
+        summary: 'Create a team and its first API key',
+        description: 'The key is shown once; the service keeps only its hash.',
+        body: CreateTeamBody,
+        response: { 201: CreateTeamResponse, 401: ErrorBody, 422: ErrorBody },
+      },
+      handler: async (req, reply) => {
+        const team = await createTeam(app.db, req.body.name);
+        return reply.status(201).send({ team_id: team.teamId, api_key: team.apiKey });
+      },
+    });
+
+    app.post('/teams/:team_id/api-keys', {
+      schema: {
+        ...common,
+        summary: 'Rotate a team’s API key',
+        description: 'Issues a new key. With revoke_previous (default true) every earlier key stops working at once.',
+        params: RotateKeyParams,
+        body: RotateKeyBody.optional(),
+        response: { 201: RotateKeyResponse, 401: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+      },
+      handler: async (req, reply) => {
+        const r = await rotateApiKey(app.db, req.params.team_id, req.body?.revoke_previous ?? true);
+        return reply.status(201).send({ team_id: r.teamId, api_key: r.apiKey, revoked_keys: r.revoked });
+      },
+    });
+  };
+}

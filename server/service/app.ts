@@ -1,0 +1,68 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Database } from '../store/db';
+import { adminRoutes } from './admin/teams';
+import type { ServiceSchema } from './db/schema';
+import { CursorCodec } from './domain/cursor';
+import { providerLogoSvg } from './domain/providers';
+import { persistentSecret } from './domain/settings';
+import apiKeyAuth from './plugins/apiKeyAuth';
+import errors from './plugins/errors';
+import openapi from './plugins/openapi';
+import timeseriesRoutes from './v2/timeseries';
+import usersRoutes from './v2/users';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Database<ServiceSchema>;
+    cursors: CursorCodec;
+  }
+}
+
+export interface ServiceAppOptions {
+  db: Database<ServiceSchema>;
+  /** Enables the operator API under /admin/v1. */
+  adminToken?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Never log credentials, and never log request bodies or query strings that may carry health data. */
+export const serviceLoggerRedact = ['req.headers["x-service-api-key"]', 'req.headers["x-admin-token"]'];
+
+export async function buildServiceApp(opts: ServiceAppOptions) {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 12 * 1024 * 1024,
+    trustProxy: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const cursorSecret = await persistentSecret(opts.db, 'cursor_signing_key');
+  await app.register(
+    fp(async (instance) => {
+      instance.decorate('db', opts.db);
+      instance.decorate('cursors', new CursorCodec(cursorSecret));
+      instance.decorateRequest('teamId', '');
+    }, { name: 'db' }),
+  );
+  await app.register(errors);
+  await app.register(openapi);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get<{ Params: { slug: string } }>('/v2/providers/:slug/logo.svg', { schema: { hide: true } }, async (req, reply) => {
+    const svg = providerLogoSvg(req.params.slug);
+    if (!svg) return reply.status(404).send({ detail: 'Provider not found' });
+    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(svg);
+  });
+
+  await app.register(adminRoutes(opts.adminToken), { prefix: '/admin/v1' });
+  await app.register(async (teamScope) => {
+    await teamScope.register(apiKeyAuth);
+    await teamScope.register(usersRoutes);
+    await teamScope.register(timeseriesRoutes);
+  });
+  return app;
+}

@@ -1,0 +1,153 @@
+import { and, asc, eq, gte, sql, type SQL } from 'drizzle-orm';
+import type { GroupedTimeseriesQuery, GroupedTimeseriesResponse, TimeseriesGroup } from '../../contract';
+import { TIMESERIES_PAGE_SIZE } from '../../contract';
+import type { Database } from '../../store/db';
+import { mindfulnessMinutes as m, type ServiceSchema } from '../db/schema';
+import { CursorCodec, queryDigest } from './cursor';
+import { Invalid } from './errors';
+import { findUserRow } from './users';
+
+type Db = Database<ServiceSchema>;
+
+/**
+ * A query bound is either an instant (a date-time with Z or an offset) or a local wall-clock time
+ * (a date, or a date-time without an offset). Local bounds are compared with each session's local
+ * start time: its own timezone_offset when the source gave one, otherwise the user's fallback time
+ * zone (UTC when the user has none). A date alone means 00:00:00 as a start and 23:59:59 (the whole
+ * second) as an end.
+ */
+type Bound = { kind: 'instant'; at: Date } | { kind: 'local'; wall: string };
+
+const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/;
+/** The widest UTC offsets in use (+14:00, -12:00): local bounds widen by this to use the index. */
+const MAX_OFFSET = "interval '14 hours'";
+
+function parseBound(value: string, edge: 'start' | 'end', field: string): Bound {
+  const loc = ['query', field];
+  const normal = value.replace(' ', 'T');
+  if (normal.length === 10) {
+    if (Number.isNaN(Date.parse(`${normal}T00:00:00Z`)) || new Date(`${normal}T00:00:00Z`).toISOString().slice(0, 10) !== normal) {
+      throw new Invalid(loc, 'is not a real calendar date', 'value_error.date');
+    }
+    return { kind: 'local', wall: edge === 'start' ? `${normal} 00:00:00` : `${normal} 23:59:59.999999` };
+  }
+  if (HAS_OFFSET.test(normal)) {
+    const at = new Date(normal);
+    if (Number.isNaN(at.getTime())) throw new Invalid(loc, 'is not a valid date-time', 'value_error.datetime');
+    return { kind: 'instant', at };
+  }
+  const withSeconds = /T\d{2}:\d{2}$/.test(normal) ? `${normal}:00` : normal;
+  if (Number.isNaN(Date.parse(`${withSeconds}Z`))) throw new Invalid(loc, 'is not a valid date-time', 'value_error.datetime');
+  return { kind: 'local', wall: withSeconds.replace('T', ' ') };
+}
+
+function boundMillis(b: Bound): number {
+  return b.kind === 'instant' ? b.at.getTime() : Date.parse(`${b.wall.replace(' ', 'T').slice(0, 23)}Z`);
+}
+
+interface CursorState {
+  start: Date;
+  id: number;
+}
+
+function readCursor(codec: CursorCodec, raw: string, field: string, userId: string, digest: string): CursorState {
+  const loc = ['query', field];
+  const p = codec.decode(raw, loc);
+  if (p.v !== 1 || typeof p.s !== 'string' || typeof p.i !== 'number') {
+    throw new Invalid(loc, 'cursor is malformed', 'value_error.cursor');
+  }
+  if (p.u !== userId || p.k !== 'mindfulness_minutes') {
+    throw new Invalid(loc, 'cursor belongs to another user or resource', 'value_error.cursor');
+  }
+  if (p.q !== digest) {
+    throw new Invalid(loc, 'cursor belongs to a query with other start_date, end_date or provider', 'value_error.cursor');
+  }
+  return { start: new Date(p.s), id: p.i };
+}
+
+export async function groupedMindfulnessMinutes(
+  db: Db,
+  codec: CursorCodec,
+  teamId: string,
+  userId: string,
+  q: GroupedTimeseriesQuery,
+): Promise<GroupedTimeseriesResponse> {
+  const user = await findUserRow(db, teamId, userId);
+
+  if (q.next_cursor && q.cursor && q.next_cursor !== q.cursor) {
+    throw new Invalid(['query', 'cursor'], 'cursor (deprecated) and next_cursor disagree; send only next_cursor');
+  }
+  const cursorField = q.next_cursor ? 'next_cursor' : 'cursor';
+  const rawCursor = q.next_cursor || q.cursor || null;
+
+  const start = parseBound(q.start_date, 'start', 'start_date');
+  const end = q.end_date ? parseBound(q.end_date, 'end', 'end_date') : null;
+  if (end && start.kind === end.kind && boundMillis(start) > boundMillis(end)) {
+    throw new Invalid(['query', 'end_date'], 'end_date must not be before start_date');
+  }
+  const digest = queryDigest({ s: q.start_date, e: q.end_date ?? null, p: q.provider });
+  const after = rawCursor ? readCursor(codec, rawCursor, cursorField, userId, digest) : null;
+
+  const zone = user.fallbackTimeZone ?? 'UTC';
+  const localStart = sql`(CASE WHEN ${m.timezoneOffset} IS NOT NULL
+      THEN (${m.startAt} AT TIME ZONE 'UTC') + make_interval(secs => ${m.timezoneOffset})
+      ELSE ${m.startAt} AT TIME ZONE ${zone} END)`;
+
+  const where: SQL[] = [eq(m.userId, user.id)];
+  if (q.provider) where.push(eq(m.providerSlug, q.provider));
+  const addBound = (b: Bound, op: '>=' | '<=') => {
+    if (b.kind === 'instant') {
+      where.push(op === '>=' ? gte(m.startAt, b.at) : sql`${m.startAt} <= ${b.at.toISOString()}::timestamptz`);
+    } else if (op === '>=') {
+      where.push(sql`${m.startAt} >= (${b.wall}::timestamp - ${sql.raw(MAX_OFFSET)}) AT TIME ZONE 'UTC'`);
+      where.push(sql`${localStart} >= ${b.wall}::timestamp`);
+    } else {
+      where.push(sql`${m.startAt} <= (${b.wall}::timestamp + ${sql.raw(MAX_OFFSET)}) AT TIME ZONE 'UTC'`);
+      where.push(sql`${localStart} <= ${b.wall}::timestamp`);
+    }
+  };
+  addBound(start, '>=');
+  if (end) addBound(end, '<=');
+  // Data outside the user's ingestion bounds is never served, whatever the query asks.
+  if (user.ingestionStart) where.push(sql`${localStart} >= ${user.ingestionStart}::timestamp`);
+  if (user.ingestionEnd) where.push(sql`${localStart} < (${user.ingestionEnd}::date + 1)::timestamp`);
+  if (after) where.push(sql`(${m.startAt}, ${m.id}) > (${after.start.toISOString()}::timestamptz, ${after.id})`);
+
+  const rows = await db
+    .select()
+    .from(m)
+    .where(and(...where))
+    .orderBy(asc(m.startAt), asc(m.id))
+    .limit(TIMESERIES_PAGE_SIZE + 1);
+
+  const page = rows.slice(0, TIMESERIES_PAGE_SIZE);
+  const last = page[page.length - 1];
+  const nextCursor =
+    rows.length > TIMESERIES_PAGE_SIZE && last
+      ? codec.encode({ v: 1, k: 'mindfulness_minutes', u: user.id, q: digest, s: last.startAt.toISOString(), i: last.id })
+      : null;
+
+  const groups: Record<string, TimeseriesGroup[]> = {};
+  const bySource = new Map<string, TimeseriesGroup>();
+  for (const r of page) {
+    const key = `${r.providerSlug}\u0000${r.sourceType}`;
+    let group = bySource.get(key);
+    if (!group) {
+      group = { source: { provider: r.providerSlug, type: r.sourceType }, data: [] };
+      bySource.set(key, group);
+      (groups[r.providerSlug] ??= []).push(group);
+    }
+    const startIso = r.startAt.toISOString();
+    group.data.push({
+      id: r.id,
+      timestamp: startIso,
+      start: startIso,
+      end: r.endAt.toISOString(),
+      unit: 'min',
+      value: r.value,
+      timezone_offset: r.timezoneOffset,
+      type: null,
+    });
+  }
+  return { groups, next_cursor: nextCursor, next: nextCursor };
+}

@@ -1,0 +1,200 @@
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import type { CreateUserBody, PatchUserBody, User } from '../../contract';
+import type { Database } from '../../store/db';
+import { connectedSources, providers, users, type ServiceSchema } from '../db/schema';
+import { NotFound, ServiceError } from './errors';
+
+type Db = Database<ServiceSchema>;
+type UserRow = typeof users.$inferSelect;
+
+/** Source slug recorded when a fallback value is set through the API rather than by a provider. */
+const API_SOURCE = 'manual';
+
+const iso = (d: Date) => d.toISOString();
+
+async function sourcesFor(db: Db, userIds: string[], origin: string) {
+  const bySource = new Map<string, User['connected_sources']>();
+  if (userIds.length === 0) return bySource;
+  const rows = await db
+    .select({
+      userId: connectedSources.userId,
+      createdOn: connectedSources.createdOn,
+      slug: providers.slug,
+      name: providers.name,
+      logo: providers.logo,
+    })
+    .from(connectedSources)
+    .innerJoin(providers, eq(providers.slug, connectedSources.providerSlug))
+    .where(inArray(connectedSources.userId, userIds))
+    .orderBy(asc(connectedSources.createdOn), asc(providers.slug));
+  for (const r of rows) {
+    const provider = { name: r.name, slug: r.slug, logo: r.logo.startsWith('/') ? origin + r.logo : r.logo };
+    const list = bySource.get(r.userId) ?? [];
+    list.push({ provider, created_on: iso(r.createdOn), source: provider });
+    bySource.set(r.userId, list);
+  }
+  return bySource;
+}
+
+function toClientFacing(row: UserRow, sources: User['connected_sources']): User {
+  return {
+    user_id: row.id,
+    team_id: row.teamId,
+    client_user_id: row.clientUserId,
+    created_on: iso(row.createdOn),
+    connected_sources: sources,
+    fallback_time_zone: row.fallbackTimeZone
+      ? {
+          id: row.fallbackTimeZone,
+          source_slug: row.fallbackTimeZoneSource ?? API_SOURCE,
+          updated_at: iso(row.fallbackTimeZoneUpdatedAt ?? row.createdOn),
+        }
+      : null,
+    fallback_birth_date: row.fallbackBirthDate
+      ? {
+          value: row.fallbackBirthDate,
+          source_slug: row.fallbackBirthDateSource ?? API_SOURCE,
+          updated_at: iso(row.fallbackBirthDateUpdatedAt ?? row.createdOn),
+        }
+      : null,
+    ingestion_start: row.ingestionStart,
+    ingestion_end: row.ingestionEnd,
+  };
+}
+
+async function present(db: Db, rows: UserRow[], origin: string): Promise<User[]> {
+  const sources = await sourcesFor(
+    db,
+    rows.map((r) => r.id),
+    origin,
+  );
+  return rows.map((r) => toClientFacing(r, sources.get(r.id) ?? []));
+}
+
+/** Users in creation order (ties broken by id), so offsets are stable while users are added. */
+export async function listUsers(db: Db, teamId: string, offset: number, limit: number, origin: string) {
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select()
+      .from(users)
+      .where(eq(users.teamId, teamId))
+      .orderBy(asc(users.createdOn), asc(users.id))
+      .offset(offset)
+      .limit(limit),
+    db.select({ n: count() }).from(users).where(eq(users.teamId, teamId)),
+  ]);
+  return { users: await present(db, rows, origin), total: totalRow?.n ?? 0, offset, limit };
+}
+
+/** The team's user row, or 404: another team's user is answered exactly like an unknown one. */
+export async function findUserRow(db: Db, teamId: string, userId: string): Promise<UserRow> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.teamId, teamId), eq(users.id, userId)));
+  if (!row) throw new NotFound('User');
+  return row;
+}
+
+export async function getUser(db: Db, teamId: string, userId: string, origin: string): Promise<User> {
+  const row = await findUserRow(db, teamId, userId);
+  return (await present(db, [row], origin))[0]!;
+}
+
+export async function resolveUser(db: Db, teamId: string, clientUserId: string, origin: string): Promise<User> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.teamId, teamId), eq(users.clientUserId, clientUserId)));
+  if (!row) throw new NotFound('User');
+  return (await present(db, [row], origin))[0]!;
+}
+
+function duplicate(clientUserId: string, existing: UserRow) {
+  return new ServiceError(400, {
+    error_type: 'INVALID_REQUEST',
+    error_message: `Client user id ${clientUserId} already exists.`,
+    user_id: existing.id,
+    created_on: iso(existing.createdOn),
+  });
+}
+
+function writableColumns(body: PatchUserBody, now: Date) {
+  const set: Partial<typeof users.$inferInsert> = {};
+  if (body.client_user_id !== undefined) set.clientUserId = body.client_user_id;
+  if (body.fallback_time_zone !== undefined) {
+    set.fallbackTimeZone = body.fallback_time_zone;
+    set.fallbackTimeZoneSource = body.fallback_time_zone ? API_SOURCE : null;
+    set.fallbackTimeZoneUpdatedAt = body.fallback_time_zone ? now : null;
+  }
+  if (body.fallback_birth_date !== undefined) {
+    set.fallbackBirthDate = body.fallback_birth_date;
+    set.fallbackBirthDateSource = body.fallback_birth_date ? API_SOURCE : null;
+    set.fallbackBirthDateUpdatedAt = body.fallback_birth_date ? now : null;
+  }
+  if (body.ingestion_start !== undefined) set.ingestionStart = body.ingestion_start;
+  if (body.ingestion_end !== undefined) set.ingestionEnd = body.ingestion_end;
+  return set;
+}
+
+async function rowByClientId(db: Db, teamId: string, clientUserId: string) {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.teamId, teamId), eq(users.clientUserId, clientUserId)));
+  return row;
+}
+
+export async function createUser(db: Db, teamId: string, body: CreateUserBody) {
+  const now = new Date();
+  // ON CONFLICT keeps concurrent creates of one client_user_id from ever making two users.
+  const [row] = await db
+    .insert(users)
+    .values({ teamId, clientUserId: body.client_user_id, createdOn: now, ...writableColumns(body, now) })
+    .onConflictDoNothing({ target: [users.teamId, users.clientUserId] })
+    .returning();
+  if (!row) {
+    const existing = await rowByClientId(db, teamId, body.client_user_id);
+    throw duplicate(body.client_user_id, existing!);
+  }
+  return { user_id: row.id, client_user_id: row.clientUserId };
+}
+
+export async function patchUser(db: Db, teamId: string, userId: string, body: PatchUserBody) {
+  const current = await findUserRow(db, teamId, userId);
+  const start = body.ingestion_start !== undefined ? body.ingestion_start : current.ingestionStart;
+  const end = body.ingestion_end !== undefined ? body.ingestion_end : current.ingestionEnd;
+  if (start && end && start > end) {
+    throw new ServiceError(422, [
+      { loc: ['body', 'ingestion_end'], msg: 'ingestion_start must not be after ingestion_end', type: 'value_error' },
+    ]);
+  }
+  if (body.client_user_id !== undefined && body.client_user_id !== current.clientUserId) {
+    const other = await rowByClientId(db, teamId, body.client_user_id);
+    if (other) throw duplicate(body.client_user_id, other);
+  }
+  const set = writableColumns(body, new Date());
+  if (Object.keys(set).length === 0) return;
+  try {
+    await db
+      .update(users)
+      .set(set)
+      .where(and(eq(users.teamId, teamId), eq(users.id, userId)));
+  } catch (err) {
+    // Lost a race with another rename to the same client_user_id.
+    if (/unique|duplicate/i.test(String((err as Error).message ?? err))) {
+      const other = await rowByClientId(db, teamId, body.client_user_id!);
+      if (other) throw duplicate(body.client_user_id!, other);
+    }
+    throw err;
+  }
+}
+
+export async function deleteUser(db: Db, teamId: string, userId: string) {
+  const rows = await db
+    .delete(users)
+    .where(and(eq(users.teamId, teamId), eq(users.id, userId)))
+    .returning({ id: users.id });
+  if (rows.length === 0) throw new NotFound('User');
+  return { success: true };
+}

@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import { acquireDirLock } from './lock';
+
+export type Database<TSchema extends Record<string, unknown>> = PgDatabase<PgQueryResultHKT, TSchema>;
+
+export interface StoreOptions<TSchema extends Record<string, unknown>> {
+  /** Which part owns this store ("service" or "bff"): its PostgreSQL schema and its PGlite subdirectory. */
+  part: string;
+  schema: TSchema;
+  migrationsFolder: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite store is used. */
+  databaseUrl?: string;
+  /** Directory for the PGlite files; absent means in-memory (tests). */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+export interface Store<TSchema extends Record<string, unknown>> {
+  db: Database<TSchema>;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+/** Opens the part's store and brings its schema up to date. */
+export async function openStore<TSchema extends Record<string, unknown>>(
+  opts: StoreOptions<TSchema>,
+): Promise<Store<TSchema>> {
+  const migrationConfig = {
+    migrationsFolder: opts.migrationsFolder,
+    // Not the part's own schema: drizzle creates its bookkeeping schema before the first migration runs.
+    migrationsSchema: 'drizzle',
+    migrationsTable: `${opts.part}_migrations`,
+  };
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    pool.on('error', () => {
+      /* an idle client lost its connection; the pool replaces it */
+    });
+    const db = drizzlePg(pool, { schema: opts.schema });
+    // Two processes starting at once must not both apply the same migration.
+    const client = await pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [`labdesk-migrate-${opts.part}`]);
+      await migratePg(drizzlePg(client, { schema: opts.schema }), migrationConfig);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`labdesk-migrate-${opts.part}`]).catch(() => {});
+      client.release();
+    }
+    return { db: db as unknown as Database<TSchema>, kind: 'postgres', close: () => pool.end() };
+  }
+
+  let release = () => {};
+  let client: PGlite;
+  if (opts.dataDir) {
+    const dir = path.join(opts.dataDir, opts.part);
+    release = acquireDirLock(dir, opts.part);
+    client = new PGlite(path.join(dir, 'pgdata'));
+  } else {
+    client = new PGlite();
+  }
+  try {
+    await client.waitReady;
+    const db = drizzlePglite(client, { schema: opts.schema });
+    await migratePglite(db, migrationConfig);
+    return {
+      db: db as unknown as Database<TSchema>,
+      kind: 'pglite',
+      close: async () => {
+        await client.close();
+        release();
+      },
+    };
+  } catch (err) {
+    await client.close().catch(() => {});
+    release();
+    throw err;
+  }
+}
