@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Uuid } from './common';
+import { hasNoNul, NO_NUL_MESSAGE, Uuid } from './common';
 
-export const CreateTeamBody = z.object({ name: z.string().trim().min(1).max(200) });
+export const CreateTeamBody = z.object({ name: z.string().trim().min(1).max(200).refine(hasNoNul, NO_NUL_MESSAGE) });
 export const CreateTeamResponse = z.object({ team_id: Uuid, api_key: z.string() });
 export const RotateKeyParams = z.object({ team_id: Uuid });
 export const RotateKeyBody = z.object({

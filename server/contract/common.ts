@@ -22,17 +22,37 @@ export const errorResponses = {
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** PostgreSQL text cannot hold NUL characters: refuse them at the edge instead of failing in the store. */
+export const hasNoNul = (s: string) => !s.includes('\u0000');
+export const NO_NUL_MESSAGE = 'must not contain NUL characters';
+
+/** YYYY-MM-DD that exists (2023-02-30 does not) in years 0001-9999 (PostgreSQL has no year 0000). */
+export function isCalendarDate(s: string): boolean {
+  if (!DATE_RE.test(s) || s.startsWith('0000')) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
 /** A calendar date YYYY-MM-DD that actually exists (2023-02-30 is refused). */
 export const CalendarDate = z
   .string()
   .regex(DATE_RE, 'must be a date in the format YYYY-MM-DD')
-  .refine((s) => {
-    const d = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-  }, 'is not a real calendar date');
+  .refine(isCalendarDate, 'is not a real calendar date');
 
 /** Date-times on the wire always carry `Z` or an offset. */
 export const DateTime = z.string().describe('ISO-8601 date-time with Z or an offset');
+
+/**
+ * Ids ICU (so Intl) accepts that are not in the IANA tz database: Java-era three-letter ids,
+ * SystemV/..., and names the tz database dropped. PostgreSQL refuses them ("AGT") or reads them as
+ * fixed-offset abbreviations ("PST", "CST", "IST" mean other things there).
+ */
+const ICU_ONLY_ZONES = new Set(
+  [
+    'ACT', 'AET', 'AGT', 'ART', 'AST', 'BET', 'BST', 'CAT', 'CNT', 'CST', 'CTT', 'EAT', 'ECT', 'IET', 'IST', 'JST', 'MIT',
+    'NET', 'NST', 'PLT', 'PNT', 'PRT', 'PST', 'SST', 'VST', 'US/Pacific-New', 'Canada/East-Saskatchewan',
+  ].map((z) => z.toLowerCase()),
+);
 
 /**
  * An IANA tz database identifier (Area/Location, Etc/..., or a legacy name such as EST5EDT)
@@ -40,6 +60,8 @@ export const DateTime = z.string().describe('ISO-8601 date-time with Z or an off
  */
 export function isIanaTimeZone(id: string): boolean {
   if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(id)) return false;
+  const lower = id.toLowerCase();
+  if (ICU_ONLY_ZONES.has(lower) || lower.startsWith('systemv/')) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: id });
     return true;

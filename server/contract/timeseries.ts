@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, Uuid } from './common';
+import { DateTime, hasNoNul, NO_NUL_MESSAGE, Uuid } from './common';
 
 /** Points per page of a grouped timeseries; a heavy user's six months spans several pages. */
 export const TIMESERIES_PAGE_SIZE = 200;
@@ -18,7 +18,7 @@ export const GroupedTimeseriesQuery = z.object({
   end_date: DateOrDateTime.nullable()
     .optional()
     .describe('YYYY-MM-DD (taken as 23:59:59 local time) or an ISO date-time; absent means no upper bound'),
-  provider: z.string().max(64).default('').describe('Provider slug; empty means every provider'),
+  provider: z.string().max(64).refine(hasNoNul, NO_NUL_MESSAGE).default('').describe('Provider slug; empty means every provider'),
   next_cursor: z.string().max(2048).nullable().optional().describe('Cursor from the previous page'),
   cursor: z.string().max(2048).nullable().optional().describe('Deprecated alias of next_cursor'),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CalendarDate, DateTime, IanaTimeZone, Uuid } from './common';
+import { CalendarDate, DateTime, hasNoNul, IanaTimeZone, NO_NUL_MESSAGE, Uuid } from './common';
 
 /** Providers always carry a non-null logo: strict clients throw on `logo: null`. */
 export const ClientFacingProvider = z.object({
@@ -65,7 +65,8 @@ export type PaginatedUsers = z.infer<typeof PaginatedUsers>;
 export function looksLikePii(value: string): 'email' | 'phone' | null {
   if (/[^\s@]+@[^\s@]+\.[^\s@]+/.test(value)) return 'email';
   const compact = value.replace(/[\s().-]/g, '');
-  if (/^(\+|00)?\d{7,15}$/.test(compact) && /\d{3}/.test(value)) return 'phone';
+  // A run of three digits, or an international prefix: "+33 6 12 34 56 78" is written in pairs.
+  if (/^(\+|00)?\d{7,15}$/.test(compact) && (/\d{3}/.test(value) || /^(\+|00)/.test(compact))) return 'phone';
   return null;
 }
 
@@ -74,6 +75,7 @@ export const ClientUserId = z
   .trim()
   .min(1, 'must not be empty')
   .max(255)
+  .refine(hasNoNul, NO_NUL_MESSAGE)
   .superRefine((v, ctx) => {
     const kind = looksLikePii(v);
     if (kind) {
@@ -112,4 +114,4 @@ export type PatchUserBody = z.infer<typeof PatchUserBody>;
 export const CreateUserResponse = z.object({ user_id: Uuid, client_user_id: z.string() });
 export const DeleteUserResponse = z.object({ success: z.boolean() });
 export const UserIdParams = z.object({ user_id: Uuid });
-export const ClientUserIdParams = z.object({ client_user_id: z.string().min(1) });
+export const ClientUserIdParams = z.object({ client_user_id: z.string().min(1).refine(hasNoNul, NO_NUL_MESSAGE) });

@@ -23,3 +23,18 @@ export function wallTimeToInstant(zone: string, wallMs: number): Date {
 export function localDate(zone: string, at: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 }
+
+/**
+ * The name to give PostgreSQL's AT TIME ZONE for an IANA zone id. PostgreSQL reads a name that is
+ * also a time zone abbreviation as that fixed offset, so CET, EET, MET and WET would lose their
+ * summer time there; the tz database (2024b) makes them links to these zones.
+ */
+const ABBREVIATION_LIKE_ZONES: Record<string, string> = {
+  CET: 'Europe/Brussels',
+  MET: 'Europe/Brussels',
+  EET: 'Europe/Athens',
+  WET: 'Europe/Lisbon',
+};
+export function postgresZoneName(zone: string): string {
+  return ABBREVIATION_LIKE_ZONES[zone.toUpperCase()] ?? zone;
+}

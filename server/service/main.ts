@@ -1,4 +1,6 @@
-import { loadConfig } from '../config';
+import { ConfigError, loadConfig } from '../config';
+import { DirLockedError } from '../store/lock';
+import { EXIT_CANNOT_START } from '../supervisor';
 import { openStore } from '../store/db';
 import { buildServiceApp, serviceLoggerRedact } from './app';
 import { serviceSchema } from './db/schema';
@@ -45,5 +47,7 @@ async function main() {
 
 main().catch((err: unknown) => {
   console.error(`service: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
+  // Configuration and a locked data directory won't fix themselves: tell the supervisor not to retry.
+  const permanent = err instanceof ConfigError || err instanceof DirLockedError || /invalid configuration/.test(String(err));
+  process.exit(permanent ? EXIT_CANNOT_START : 1);
 });

@@ -41,7 +41,7 @@ export function adminRoutes(adminToken: string | undefined): FastifyPluginAsyncZ
         summary: 'Rotate a team’s API key',
         description: 'Issues a new key. With revoke_previous (default true) every earlier key stops working at once.',
         params: RotateKeyParams,
-        body: RotateKeyBody.optional(),
+        body: RotateKeyBody.nullish(),
         response: { 201: RotateKeyResponse, 401: ErrorBody, 404: ErrorBody, 422: ErrorBody },
       },
       handler: async (req, reply) => {

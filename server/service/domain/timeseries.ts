@@ -1,9 +1,11 @@
 import { and, asc, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { GroupedTimeseriesQuery, GroupedTimeseriesResponse, TimeseriesGroup } from '../../contract';
-import { TIMESERIES_PAGE_SIZE } from '../../contract';
+import { isCalendarDate, TIMESERIES_PAGE_SIZE } from '../../contract';
+import { postgresZoneName } from '../../lib/timezones';
 import type { Database } from '../../store/db';
 import { mindfulnessMinutes as m, type ServiceSchema } from '../db/schema';
-import { CursorCodec, queryDigest } from './cursor';
+import type { CursorCodec} from './cursor';
+import { queryDigest } from './cursor';
 import { Invalid } from './errors';
 import { findUserRow } from './users';
 
@@ -22,18 +24,23 @@ const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/;
 /** The widest UTC offsets in use (+14:00, -12:00): local bounds widen by this to use the index. */
 const MAX_OFFSET = "interval '14 hours'";
 
+/** Instants PostgreSQL can read back from an ISO string (years 0001-9999). */
+const MIN_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const MAX_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
 function parseBound(value: string, edge: 'start' | 'end', field: string): Bound {
   const loc = ['query', field];
   const normal = value.replace(' ', 'T');
+  // The date part must exist in every form: JavaScript rolls 2026-02-30 over to March, PostgreSQL refuses it.
+  if (!isCalendarDate(normal.slice(0, 10))) throw new Invalid(loc, 'is not a real calendar date', 'value_error.date');
   if (normal.length === 10) {
-    if (Number.isNaN(Date.parse(`${normal}T00:00:00Z`)) || new Date(`${normal}T00:00:00Z`).toISOString().slice(0, 10) !== normal) {
-      throw new Invalid(loc, 'is not a real calendar date', 'value_error.date');
-    }
     return { kind: 'local', wall: edge === 'start' ? `${normal} 00:00:00` : `${normal} 23:59:59.999999` };
   }
   if (HAS_OFFSET.test(normal)) {
     const at = new Date(normal);
-    if (Number.isNaN(at.getTime())) throw new Invalid(loc, 'is not a valid date-time', 'value_error.datetime');
+    if (Number.isNaN(at.getTime()) || at.getTime() < MIN_INSTANT || at.getTime() > MAX_INSTANT) {
+      throw new Invalid(loc, 'is not a valid date-time', 'value_error.datetime');
+    }
     return { kind: 'instant', at };
   }
   const withSeconds = /T\d{2}:\d{2}$/.test(normal) ? `${normal}:00` : normal;
@@ -88,7 +95,7 @@ export async function groupedMindfulnessMinutes(
   const digest = queryDigest({ s: q.start_date, e: q.end_date ?? null, p: q.provider });
   const after = rawCursor ? readCursor(codec, rawCursor, cursorField, userId, digest) : null;
 
-  const zone = user.fallbackTimeZone ?? 'UTC';
+  const zone = postgresZoneName(user.fallbackTimeZone ?? 'UTC');
   const localStart = sql`(CASE WHEN ${m.timezoneOffset} IS NOT NULL
       THEN (${m.startAt} AT TIME ZONE 'UTC') + make_interval(secs => ${m.timezoneOffset})
       ELSE ${m.startAt} AT TIME ZONE ${zone} END)`;

@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Database } from '../store/db';
+import authPlugin, { requireSession } from './auth/plugin';
+import { authRoutes } from './auth/routes';
+import { DEFAULT_SESSION_POLICY, purgeExpiredSessions, type SessionPolicy } from './auth/sessions';
+import type { BffSchema } from './db/schema';
+import { BffError } from './errors';
+import errors from './plugins/errors';
+import { auditEventsResource } from './resources/auditEvents';
+import { usersResource } from './resources/users';
+import { ServiceClient } from './upstream/client';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    bffDb: Database<BffSchema>;
+  }
+}
+
+export interface BffAppOptions {
+  db: Database<BffSchema>;
+  serviceBaseUrl: string;
+  serviceApiKey: string;
+  sessionSecret: string;
+  /** The built dashboard (dist/); when absent only /api is served. */
+  staticDir?: string;
+  sessionPolicy?: SessionPolicy;
+  loginAttemptsPerMinute?: number;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Cookies, CSRF tokens and credentials never reach the logs. */
+export const bffLoggerRedact = ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'];
+
+export async function buildBffApp(opts: BffAppOptions) {
+  const policy = opts.sessionPolicy ?? DEFAULT_SESSION_POLICY;
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 12 * 1024 * 1024 }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(
+    fp(
+      async (i) => {
+        i.decorate('bffDb', opts.db);
+      },
+      { name: 'bff-db' },
+    ),
+  );
+  await app.register(errors);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // MUI/emotion inject <style> tags at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    hsts: false,
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(authPlugin, { sessionSecret: opts.sessionSecret, policy });
+
+  const client = new ServiceClient({ baseUrl: opts.serviceBaseUrl, apiKey: opts.serviceApiKey });
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  await app.register(authRoutes({ policy, loginAttemptsPerMinute: opts.loginAttemptsPerMinute ?? 10 }), { prefix: '/api/auth' });
+  await app.register(
+    async (api) => {
+      api.addHook('preHandler', requireSession);
+      await api.register(usersResource(client), { prefix: '/users' });
+      await api.register(auditEventsResource, { prefix: '/audit-events' });
+    },
+    { prefix: '/api' },
+  );
+
+  const indexHtml = opts.staticDir && path.join(opts.staticDir, 'index.html');
+  if (opts.staticDir && indexHtml && fs.existsSync(indexHtml)) {
+    await app.register(fastifyStatic, { root: path.resolve(opts.staticDir), wildcard: false, index: false });
+    const html = fs.readFileSync(indexHtml);
+    // Client-side routes (e.g. /users/123/show) load the app shell; /api never does.
+    app.setNotFoundHandler(async (req, reply) => {
+      if (req.method === 'GET' && !req.url.startsWith('/api/') && !path.extname(req.url.split('?')[0] ?? '')) {
+        return reply.type('text/html').header('cache-control', 'no-cache').send(html);
+      }
+      throw new BffError(404, `No route ${req.method} ${req.url.split('?')[0]}`);
+    });
+    app.get('/', async (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(html));
+  } else {
+    app.setNotFoundHandler(async (req) => {
+      throw new BffError(404, `No route ${req.method} ${req.url.split('?')[0]}`);
+    });
+  }
+
+  const sweep = setInterval(() => void purgeExpiredSessions(opts.db, policy).catch(() => {}), 10 * 60_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+  return app;
+}

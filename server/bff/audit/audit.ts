@@ -1,0 +1,58 @@
+import { and, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Database } from '../../store/db';
+import { auditEvents, type BffSchema } from '../db/schema';
+
+type Db = Database<BffSchema>;
+
+export interface AuditEntry {
+  action: string;
+  resource: string;
+  recordIds?: string[];
+  /** Shapes, counts and ranges only: never health values, names or free text. */
+  detail?: Record<string, unknown>;
+  outcome?: 'ok' | 'denied' | 'failed';
+  statusCode?: number;
+}
+
+/**
+ * Writes one audit event. Awaited by callers: if the trail cannot be written, the access fails
+ * rather than going unrecorded.
+ */
+export async function audit(db: Db, req: FastifyRequest, entry: AuditEntry, who?: { id: string; email: string }) {
+  const staffUser = who ?? req.session?.user;
+  await db.insert(auditEvents).values({
+    staffId: staffUser?.id ?? null,
+    staffEmail: staffUser?.email ?? null,
+    action: entry.action,
+    resource: entry.resource,
+    recordIds: entry.recordIds ?? [],
+    detail: entry.detail ?? {},
+    outcome: entry.outcome ?? 'ok',
+    statusCode: entry.statusCode ?? null,
+    ip: req.ip,
+  });
+}
+
+export interface AuditQuery {
+  staffId?: string;
+  resource?: string;
+  action?: string;
+  from?: Date;
+  to?: Date;
+}
+
+export async function listAuditEvents(db: Db, q: AuditQuery, offset: number, limit: number) {
+  const where: SQL[] = [];
+  if (q.staffId) where.push(eq(auditEvents.staffId, q.staffId));
+  if (q.resource) where.push(eq(auditEvents.resource, q.resource));
+  if (q.action) where.push(eq(auditEvents.action, q.action));
+  if (q.from) where.push(gte(auditEvents.at, q.from));
+  if (q.to) where.push(lte(auditEvents.at, q.to));
+  const cond = where.length ? and(...where) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db.select().from(auditEvents).where(cond).orderBy(desc(auditEvents.at), desc(auditEvents.id)).offset(offset).limit(limit),
+    db.select({ n: sql<number>`count(*)::int` }).from(auditEvents).where(cond),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}

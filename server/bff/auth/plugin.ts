@@ -1,0 +1,75 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import cookie from '@fastify/cookie';
+import { BffError, forbidden, unauthenticated } from '../errors';
+import { can, type Permission } from './roles';
+import { touchSession, type ActiveSession, type SessionPolicy } from './sessions';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    session: ActiveSession | null;
+  }
+}
+
+export const SESSION_COOKIE = 'labdesk_session';
+export const CSRF_HEADER = 'x-csrf-token';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface AuthPluginOptions {
+  sessionSecret: string;
+  policy: SessionPolicy;
+}
+
+/** Reads the session cookie into `request.session` (null without a live session). */
+async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
+  await app.register(cookie, { secret: opts.sessionSecret });
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', async (req) => {
+    const raw = req.cookies[SESSION_COOKIE];
+    if (!raw) return;
+    const unsigned = req.unsignCookie(raw);
+    if (!unsigned.valid || !unsigned.value) return;
+    req.session = await touchSession(app.bffDb, unsigned.value, opts.policy);
+  });
+}
+export default fp(authPlugin, { name: 'auth', dependencies: ['bff-db'] });
+
+function sameToken(given: string, expected: string) {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** For every resource route: a live session, and the CSRF header on anything that changes state. */
+export async function requireSession(req: FastifyRequest, _reply: FastifyReply) {
+  if (!req.session) throw unauthenticated();
+  if (!SAFE_METHODS.has(req.method)) {
+    const given = req.headers[CSRF_HEADER];
+    if (typeof given !== 'string' || !sameToken(given, req.session.csrfToken)) {
+      throw new BffError(403, 'Missing or invalid CSRF token; reload the page and try again');
+    }
+  }
+}
+
+export function requirePermission(permission: Permission, what: string) {
+  return async (req: FastifyRequest) => {
+    if (!req.session) throw unauthenticated();
+    if (!can(req.session.user.role, permission)) throw forbidden(what);
+  };
+}
+
+export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean, maxAgeSeconds: number) {
+  reply.setCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure,
+    path: '/',
+    signed: true,
+    maxAge: maxAgeSeconds,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, secure: boolean) {
+  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'strict', secure, path: '/' });
+}

@@ -1,0 +1,17 @@
+/** Staff roles. Unknown roles (from a newer version) get no permissions rather than failing. */
+export const ROLES = ['admin', 'coordinator', 'lab_ops', 'reviewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** What each permission is for, and who has it. Checked on the server for every call. */
+export const PERMISSIONS = {
+  /** Patient directory: client ids, connected sources, fallback zone and birth date. */
+  'users:read': ['admin', 'coordinator', 'lab_ops'],
+  /** Wearable health data (mindfulness minutes and later timeseries). */
+  'timeseries:read': ['admin', 'coordinator'],
+  'audit:read': ['admin'],
+} as const satisfies Record<string, readonly Role[]>;
+export type Permission = keyof typeof PERMISSIONS;
+
+export function can(role: string, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly string[]).includes(role);
+}

@@ -1,0 +1,79 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import type { Database } from '../../store/db';
+import { sessions, staff, type BffSchema } from '../db/schema';
+import type { StaffUser } from './staff';
+
+type Db = Database<BffSchema>;
+
+export interface SessionPolicy {
+  /** A session unused for this long ends. */
+  idleMs: number;
+  /** A session ends this long after sign-in, however active. */
+  absoluteMs: number;
+}
+export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 };
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface ActiveSession {
+  user: StaffUser;
+  csrfToken: string;
+  tokenHash: string;
+}
+
+export async function startSession(db: Db, staffId: string): Promise<{ token: string; csrfToken: string }> {
+  const token = randomBytes(32).toString('base64url');
+  const csrfToken = randomBytes(32).toString('base64url');
+  const now = new Date();
+  await db.insert(sessions).values({ tokenHash: hashToken(token), staffId, csrfToken, createdAt: now, lastSeenAt: now });
+  return { token, csrfToken };
+}
+
+/**
+ * The live session for a cookie token, sliding its idle timer. Expired sessions are deleted when
+ * seen; `purgeExpiredSessions` sweeps the rest.
+ */
+export async function touchSession(db: Db, token: string, policy: SessionPolicy, now = new Date()): Promise<ActiveSession | null> {
+  const tokenHash = hashToken(token);
+  const [row] = await db
+    .select({
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      csrfToken: sessions.csrfToken,
+      id: staff.id,
+      email: staff.email,
+      name: staff.name,
+      role: staff.role,
+    })
+    .from(sessions)
+    .innerJoin(staff, and(eq(staff.id, sessions.staffId), isNull(staff.disabledAt)))
+    .where(eq(sessions.tokenHash, tokenHash));
+  if (!row) return null;
+  const expired =
+    now.getTime() - row.lastSeenAt.getTime() > policy.idleMs || now.getTime() - row.createdAt.getTime() > policy.absoluteMs;
+  if (expired) {
+    await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+    return null;
+  }
+  // Write the sliding timestamp at most once a minute: reads stay cheap.
+  if (now.getTime() - row.lastSeenAt.getTime() > 60_000) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
+  }
+  return { user: { id: row.id, email: row.email, name: row.name, role: row.role }, csrfToken: row.csrfToken, tokenHash };
+}
+
+export async function endSession(db: Db, tokenHash: string) {
+  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+}
+
+export async function purgeExpiredSessions(db: Db, policy: SessionPolicy, now = new Date()) {
+  await db
+    .delete(sessions)
+    .where(
+      or(
+        lt(sessions.lastSeenAt, new Date(now.getTime() - policy.idleMs)),
+        lt(sessions.createdAt, new Date(now.getTime() - policy.absoluteMs)),
+      ),
+    );
+}

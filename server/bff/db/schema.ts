@@ -1,0 +1,67 @@
+import { bigint, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/** The BFF's own data, in its own schema: it never reads the service's tables. */
+export const bff = pgSchema('bff');
+
+export const staff = bff.table(
+  'staff',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    name: text('name').notNull().default(''),
+    role: text('role').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('staff_email_idx').on(t.email)],
+);
+
+/** Server-side sessions; the cookie carries a random token whose SHA-256 is the key here. */
+export const sessions = bff.table(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    staffId: uuid('staff_id')
+      .notNull()
+      .references(() => staff.id, { onDelete: 'cascade' }),
+    csrfToken: text('csrf_token').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('sessions_staff_idx').on(t.staffId)],
+);
+
+/** Who looked at or changed what, and when. Record ids and counts only: never health data itself. */
+export const auditEvents = bff.table(
+  'audit_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    staffId: uuid('staff_id'),
+    staffEmail: text('staff_email'),
+    action: text('action').notNull(),
+    resource: text('resource').notNull(),
+    recordIds: jsonb('record_ids').$type<string[]>().notNull().default([]),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    outcome: text('outcome').notNull().default('ok'),
+    statusCode: integer('status_code'),
+    ip: text('ip'),
+  },
+  (t) => [index('audit_at_idx').on(t.at), index('audit_staff_idx').on(t.staffId, t.at)],
+);
+
+/** Page cursors of cursor-paginated upstreams, so page N costs one upstream call after a restart too. */
+export const cursorCache = bff.table(
+  'cursor_cache',
+  {
+    key: text('key').notNull(),
+    page: integer('page').notNull(),
+    cursor: text('cursor').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [uniqueIndex('cursor_cache_key_page_idx').on(t.key, t.page), index('cursor_cache_expiry_idx').on(t.expiresAt)],
+);
+
+export const bffSchema = { staff, sessions, auditEvents, cursorCache };
+export type BffSchema = typeof bffSchema;

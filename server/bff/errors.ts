@@ -1,0 +1,14 @@
+/** The BFF's one error shape: `{message, errors?: {field: message}}`, which react-admin shows on form fields. */
+export class BffError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly errors?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const unauthenticated = () => new BffError(401, 'Sign in to continue');
+export const forbidden = (what = 'do this') => new BffError(403, `Your role does not allow you to ${what}`);
+export const notFound = (what: string) => new BffError(404, `${what} not found`);

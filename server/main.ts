@@ -1,0 +1,84 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from './config';
+import { resolveSecrets } from './secrets';
+import { Supervisor, type ChildSpec } from './supervisor';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const script = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+/** `npm start` builds the dashboard when it is missing (a fresh clone). */
+function ensureDashboardBuilt() {
+  if (fs.existsSync(`${root}/dist/index.html`)) return;
+  console.log('[labdesk] building the dashboard (first start only)…');
+  const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('building the dashboard failed (see above)');
+}
+
+async function main() {
+  const config = loadConfig();
+  const { secrets, generated, file } = resolveSecrets(config);
+  ensureDashboardBuilt();
+
+  const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;
+  const serviceUrl = config.SERVICE_BASE_URL ?? `http://${host}:${config.SERVICE_PORT}`;
+  const dashboardUrl = `http://${host}:${config.PORT}`;
+  const env = { ...process.env, ...secrets, DATA_DIR: config.dataDir };
+  const specs: ChildSpec[] = [];
+  if (!config.SERVICE_BASE_URL) {
+    specs.push({ name: 'service', script: script('./service/main.ts'), env, healthUrl: `${serviceUrl}/healthz` });
+  }
+  specs.push({
+    name: 'bff',
+    script: script('./bff/main.ts'),
+    env: {
+      ...env,
+      SERVICE_BASE_URL: serviceUrl,
+      SERVICE_API_KEY: config.SERVICE_BASE_URL ? config.SERVICE_API_KEY : secrets.DEMO_API_KEY,
+    },
+    healthUrl: `${dashboardUrl}/healthz`,
+  });
+
+  const supervisor = new Supervisor((message) => {
+    console.error(`[labdesk] ${message}`);
+    void supervisor.stop().then(() => process.exit(1));
+  });
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('[labdesk] stopping…');
+    void supervisor.stop().then(() => process.exit(0));
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+
+  for (const spec of specs) supervisor.start(spec);
+  await Promise.all(specs.map((s) => supervisor.waitHealthy(s, 240_000)));
+
+  const origin = (key: keyof typeof secrets) => (generated.includes(key) ? ` (generated; kept in ${file})` : '');
+  console.log(
+    [
+      '',
+      'Labdesk is running',
+      `  Dashboard   ${dashboardUrl}`,
+      `              sign in as ${secrets.ADMIN_EMAIL} / ${config.ADMIN_PASSWORD ? '(ADMIN_PASSWORD)' : secrets.ADMIN_PASSWORD}${origin('ADMIN_PASSWORD')}`,
+      `  Service     ${serviceUrl}   (API docs ${serviceUrl}/docs)`,
+      config.SERVICE_BASE_URL
+        ? '              remote service; its API key comes from SERVICE_API_KEY'
+        : `  Demo team   x-service-api-key: ${config.DEMO_API_KEY ? '(DEMO_API_KEY)' : secrets.DEMO_API_KEY}${origin('DEMO_API_KEY')}`,
+      `  Store       ${config.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL (PGlite) in ${config.dataDir}`}`,
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) console.error(`[labdesk] ${err.message}`);
+  else console.error(`[labdesk] ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,116 @@
+/**
+ * Sign-in against the BFF (`/api/auth/*`, see docs/bff-api.md).
+ *
+ * The session is an HttpOnly cookie, so "am I signed in?" can only be answered by the BFF:
+ * after a reload we ask `GET /api/auth/me`, which also hands back the CSRF token we forgot.
+ */
+import type { AuthProvider, UserIdentity } from 'react-admin';
+import { forgetSession, getCsrfToken, getCurrentUser, rememberSession } from './session';
+import type { SessionAnswer, StaffUser } from './types';
+
+export const SIGN_IN_MESSAGES = {
+  wrongCredentials: 'Wrong email or password',
+  rateLimited: 'Too many attempts, wait a minute and try again',
+  unreachable: 'Could not reach the server. Check your connection and try again.',
+  sessionEnded: 'Your session has ended. Please sign in again.',
+} as const;
+
+const sameOrigin = { credentials: 'same-origin' } as const;
+
+async function readMessage(response: Response): Promise<string | undefined> {
+  try {
+    const body: unknown = await response.json();
+    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
+      return body.message;
+    }
+  } catch {
+    // not JSON: the caller falls back to its own sentence
+  }
+  return undefined;
+}
+
+/** The live session, or null when the cookie is missing or expired. */
+async function fetchSession(): Promise<SessionAnswer | null> {
+  const response = await fetch('/api/auth/me', { ...sameOrigin, headers: { Accept: 'application/json' } });
+  if (response.status === 401) return null;
+  if (!response.ok) throw new Error((await readMessage(response)) ?? `Sign-in check failed (HTTP ${response.status})`);
+  return (await response.json()) as SessionAnswer;
+}
+
+/** The user from memory, else from the BFF (after a reload). Null when nobody is signed in. */
+async function ensureUser(): Promise<StaffUser | null> {
+  const known = getCurrentUser();
+  if (known && getCsrfToken()) return known;
+  const session = await fetchSession();
+  if (!session) {
+    forgetSession();
+    return null;
+  }
+  rememberSession(session.user, session.csrfToken);
+  return session.user;
+}
+
+// `message: false` tells react-admin to go to the login page without an error toast: having no
+// session on first visit is normal, not a failure worth shouting about.
+const notSignedIn = { message: false } as const;
+
+export const authProvider: AuthProvider = {
+  async login(params: { email?: string; username?: string; password?: string }) {
+    // Our Login page sends `email`; react-admin's stock LoginForm sends `username`.
+    const email = params.email ?? params.username ?? '';
+    let response: Response;
+    try {
+      response = await fetch('/api/auth/login', {
+        ...sameOrigin,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ email, password: params.password ?? '' }),
+      });
+    } catch {
+      throw new Error(SIGN_IN_MESSAGES.unreachable);
+    }
+    if (response.status === 401) throw new Error(SIGN_IN_MESSAGES.wrongCredentials);
+    if (response.status === 429) throw new Error(SIGN_IN_MESSAGES.rateLimited);
+    if (!response.ok) {
+      throw new Error((await readMessage(response)) ?? `Sign-in failed (HTTP ${response.status})`);
+    }
+    const session = (await response.json()) as SessionAnswer;
+    rememberSession(session.user, session.csrfToken);
+  },
+
+  async logout() {
+    const token = getCsrfToken();
+    forgetSession();
+    // Without a token there is no live session to end (never signed in, or the BFF already said 401).
+    if (!token) return;
+    try {
+      await fetch('/api/auth/logout', { ...sameOrigin, method: 'POST', headers: { 'x-csrf-token': token } });
+    } catch {
+      // Signing out locally still matters when the network is down; the cookie expires on its own.
+    }
+  },
+
+  async checkAuth() {
+    if (!(await ensureUser())) throw notSignedIn;
+  },
+
+  async checkError(error: { status?: number }) {
+    // 401: the session is gone, so sign out. 403: signed in but not allowed; stay and show the error.
+    if (error?.status === 401) {
+      forgetSession();
+      throw { message: SIGN_IN_MESSAGES.sessionEnded };
+    }
+  },
+
+  async getPermissions() {
+    const user = await ensureUser();
+    if (!user) throw notSignedIn;
+    return user.role;
+  },
+
+  async getIdentity(): Promise<UserIdentity> {
+    const user = await ensureUser();
+    if (!user) throw notSignedIn;
+    return { id: user.id, fullName: user.name || user.email };
+  },
+};

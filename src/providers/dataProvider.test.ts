@@ -1,0 +1,122 @@
+import { HttpError } from 'react-admin';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { dataProvider, parseContentRange } from './dataProvider';
+import { forgetSession, rememberSession } from './session';
+
+type Call = { url: string; init: RequestInit };
+
+/** Stubs fetch with one canned answer and records what was asked. */
+function answerWith(status: number, body: unknown, headers: Record<string, string> = {}) {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      calls.push({ url, init });
+      return new Response(body === undefined ? null : JSON.stringify(body), {
+        status,
+        headers: { 'Content-Type': 'application/json', ...headers },
+      });
+    }),
+  );
+  return calls;
+}
+
+const headerOf = (call: Call | undefined, name: string) => new Headers(call?.init.headers).get(name);
+const queryOf = (call: Call | undefined) => new URL(call?.url ?? '', 'http://x').searchParams;
+
+beforeEach(() => forgetSession());
+afterEach(() => vi.unstubAllGlobals());
+
+describe('getList pagination', () => {
+  const rows = [{ id: 'a' }, { id: 'b' }];
+  const params = (page: number) => ({ pagination: { page, perPage: 25 }, sort: { field: 'id', order: 'ASC' as const }, filter: { q: 'pt' } });
+
+  it('reads a total from Content-Range', async () => {
+    answerWith(200, rows, { 'Content-Range': 'users 0-1/42' });
+    expect(await dataProvider.getList('users', params(1))).toEqual({ data: rows, total: 42 });
+  });
+
+  it('turns "/*" and X-Has-Next-Page into partial pagination instead of a NaN total', async () => {
+    answerWith(200, rows, { 'Content-Range': 'users 0-24/*', 'X-Has-Next-Page': 'true' });
+    const result = await dataProvider.getList('users', params(1));
+    expect(result).toEqual({ data: rows, pageInfo: { hasNextPage: true, hasPreviousPage: false } });
+    expect(result).not.toHaveProperty('total');
+  });
+
+  it('knows the last page of a cursor-paginated list, and that it has a previous one', async () => {
+    answerWith(200, rows, { 'Content-Range': 'parser-jobs 25-26/*', 'X-Has-Next-Page': 'false' });
+    const result = await dataProvider.getList('parser-jobs', params(2));
+    expect(result.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true });
+  });
+
+  it('keeps ra-data-simple-rest URL conventions', async () => {
+    const calls = answerWith(200, rows, { 'Content-Range': 'users 25-49/80' });
+    await dataProvider.getList('users', { ...params(2), sort: { field: 'created_on', order: 'DESC' } });
+    expect(calls[0]?.url.startsWith('/api/users?')).toBe(true);
+    const query = queryOf(calls[0]);
+    expect(query.get('sort')).toBe('["created_on","DESC"]');
+    expect(query.get('range')).toBe('[25,49]');
+    expect(query.get('filter')).toBe('{"q":"pt"}');
+    expect(calls[0]?.init.credentials).toBe('same-origin');
+  });
+
+  it('refuses an answer without Content-Range rather than inventing a total', async () => {
+    answerWith(200, rows);
+    await expect(dataProvider.getList('users', params(1))).rejects.toThrow(/Content-Range/);
+  });
+
+  it('parses the header forms the BFF uses', () => {
+    expect(parseContentRange('users 0-24/120')).toBe(120);
+    expect(parseContentRange('users */0')).toBe(0);
+    expect(parseContentRange('users 0-24/*')).toBeNull();
+    expect(() => parseContentRange('users 0-24/lots')).toThrow();
+  });
+});
+
+describe('CSRF token', () => {
+  beforeEach(() => rememberSession({ id: 's1', email: 'a@b.test', name: 'A', role: 'admin' }, 'tok-123'));
+
+  it('goes with every mutation', async () => {
+    const calls = answerWith(200, { id: 'u1' });
+    await dataProvider.update('users', { id: 'u1', data: { ingestion_end: '2026-01-01' }, previousData: { id: 'u1' } });
+    await dataProvider.create('users', { data: { client_user_id: 'pt-1' } });
+    await dataProvider.delete('users', { id: 'u1', previousData: { id: 'u1' } });
+    expect(calls.map((c) => [c.init.method, headerOf(c, 'x-csrf-token')])).toEqual([
+      ['PUT', 'tok-123'],
+      ['POST', 'tok-123'],
+      ['DELETE', 'tok-123'],
+    ]);
+  });
+
+  it('stays off reads', async () => {
+    const calls = answerWith(200, { id: 'u1' });
+    await dataProvider.getOne('users', { id: 'u1' });
+    expect(headerOf(calls[0], 'x-csrf-token')).toBeNull();
+  });
+});
+
+describe('errors', () => {
+  it('carries field errors where react-admin puts them under the inputs', async () => {
+    answerWith(400, { message: 'Invalid user', errors: { client_user_id: 'must not contain personally identifiable information' } });
+    const error = await dataProvider.create('users', { data: { client_user_id: 'a@b.com' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({
+      status: 400,
+      message: 'Invalid user',
+      body: { errors: { client_user_id: 'must not contain personally identifiable information' } },
+    });
+  });
+
+  it('keeps the status so the authProvider can tell 401 from 403', async () => {
+    answerWith(403, { message: 'Your role cannot do this' });
+    await expect(dataProvider.getOne('users', { id: 'u1' })).rejects.toMatchObject({ status: 403, message: 'Your role cannot do this' });
+  });
+});
+
+describe('getMindfulnessMinutes', () => {
+  it('asks the BFF for daily totals in the range', async () => {
+    const calls = answerWith(200, { days: [], providers: [], sessions: 0 });
+    await dataProvider.getMindfulnessMinutes('u 1', { start_date: '2026-05-01', end_date: '2026-05-31' });
+    expect(calls[0]?.url).toBe('/api/users/u%201/mindfulness-minutes?start_date=2026-05-01&end_date=2026-05-31');
+  });
+});

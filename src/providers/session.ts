@@ -1,0 +1,30 @@
+/**
+ * The signed-in staff member as the browser knows them.
+ *
+ * The session itself lives in an HttpOnly cookie the BFF sets, so script never sees it. What we do
+ * keep is the CSRF token that every mutation must echo in `x-csrf-token`. It stays in module memory
+ * on purpose (not localStorage): a page reload forgets it and the authProvider re-reads it from
+ * `GET /api/auth/me`, so no long-lived copy sits where other scripts could read it.
+ */
+import type { StaffUser } from './types';
+
+let csrfToken: string | null = null;
+let currentUser: StaffUser | null = null;
+
+export function getCsrfToken(): string | null {
+  return csrfToken;
+}
+
+export function getCurrentUser(): StaffUser | null {
+  return currentUser;
+}
+
+export function rememberSession(user: StaffUser, token: string): void {
+  currentUser = user;
+  csrfToken = token;
+}
+
+export function forgetSession(): void {
+  currentUser = null;
+  csrfToken = null;
+}

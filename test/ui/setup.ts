@@ -1,0 +1,55 @@
+/**
+ * jsdom lacks a few browser APIs that react-admin, MUI and recharts use. These stand-ins are the
+ * minimum to render real pages; none of them changes what a test can observe.
+ */
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { createElement, type ReactNode } from 'react';
+import type * as Recharts from 'recharts';
+import { afterEach, vi } from 'vitest';
+
+// Vitest runs without globals here, so Testing Library cannot register its own cleanup.
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals(); // the fake BFF is installed with vi.stubGlobal('fetch', ...)
+  vi.restoreAllMocks(); // console spies a test may have set up
+});
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
+
+// MUI's useMediaQuery (react-admin picks its desktop or mobile layout with it). Width queries are
+// answered for jsdom's 1024px-wide window, so tests see the desktop layout a coordinator sees.
+function matchesWidth(query: string): boolean {
+  const width = window.innerWidth;
+  const min = /min-width:\s*([\d.]+)px/.exec(query);
+  const max = /max-width:\s*([\d.]+)px/.exec(query);
+  return (!min || width >= Number(min[1])) && (!max || width <= Number(max[1])) && Boolean(min || max);
+}
+window.matchMedia ??= (query: string) =>
+  ({
+    matches: matchesWidth(query),
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }) as MediaQueryList;
+
+// react-admin scrolls to the top on navigation; jsdom only logs "not implemented".
+window.scrollTo = () => {};
+
+// jsdom has no layout, so every element measures 0×0 and recharts' ResponsiveContainer would
+// render nothing. Give it a fixed size instead (recharts skips measuring when both are numbers).
+vi.mock('recharts', async (importOriginal) => {
+  const actual = await importOriginal<typeof Recharts>();
+  const FixedSizeContainer = ({ children }: { children: ReactNode }) =>
+    createElement(actual.ResponsiveContainer, { width: 800, height: 300, children });
+  return { ...actual, ResponsiveContainer: FixedSizeContainer };
+});
