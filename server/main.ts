@@ -10,10 +10,27 @@ import { Supervisor, type ChildSpec } from './supervisor';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const script = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-/** `npm start` builds the dashboard when it is missing (a fresh clone). */
+function newestSourceMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSourceMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** `npm start` builds the dashboard when it is missing (a fresh clone) or older than its sources (after a pull). */
 function ensureDashboardBuilt() {
-  if (fs.existsSync(`${root}/dist/index.html`)) return;
-  console.log('[labdesk] building the dashboard (first start only)…');
+  const built = path.join(root, 'dist', 'index.html');
+  if (fs.existsSync(built)) {
+    const sources = Math.max(
+      newestSourceMtime(path.join(root, 'src')),
+      newestSourceMtime(path.join(root, 'public')),
+      fs.statSync(path.join(root, 'index.html')).mtimeMs,
+    );
+    if (sources <= fs.statSync(built).mtimeMs) return;
+  }
+  console.log('[labdesk] building the dashboard…');
   const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
   const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('building the dashboard failed (see above)');

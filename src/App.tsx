@@ -8,6 +8,8 @@ import { Login } from './layout/Login';
 import { theme } from './layout/theme';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
+import audit from './audit';
+import { can } from './auth/permissions';
 import users from './users';
 
 export const App = () => (
@@ -21,6 +23,11 @@ export const App = () => (
     layout={Layout}
     theme={theme}
   >
-    <Resource name="users" {...users} />
+    {(role: unknown) => (
+      <>
+        {can(role, 'users:read') && <Resource name="users" {...users} />}
+        {can(role, 'audit:read') && <Resource name="audit-events" {...audit} />}
+      </>
+    )}
   </Admin>
 );

@@ -103,9 +103,9 @@ export const authProvider: AuthProvider = {
   },
 
   async getPermissions() {
+    // No permissions before sign-in (rather than an error), so the sign-in page can render.
     const user = await ensureUser();
-    if (!user) throw notSignedIn;
-    return user.role;
+    return user?.role ?? null;
   },
 
   async getIdentity(): Promise<UserIdentity> {

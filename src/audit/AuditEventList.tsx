@@ -1,0 +1,58 @@
+import { Chip } from '@mui/material';
+import { DataTable, DateField, List, SelectInput, TextInput, useRecordContext } from 'react-admin';
+import { LocalTimeLabel } from '../components/LocalTimeLabel';
+
+interface AuditEventRecord {
+  id: string;
+  at: string;
+  staff_email: string | null;
+  action: string;
+  resource: string;
+  record_ids: string[];
+  outcome: string;
+  ip: string | null;
+}
+
+const filters = [
+  <SelectInput
+    key="action"
+    source="action"
+    alwaysOn
+    choices={['list', 'read', 'login', 'logout', 'denied'].map((a) => ({ id: a, name: a }))}
+  />,
+  <TextInput key="resource" source="resource" alwaysOn />,
+];
+
+const OutcomeChip = () => {
+  const record = useRecordContext<AuditEventRecord>();
+  if (!record) return null;
+  return <Chip size="small" label={record.outcome} color={record.outcome === 'ok' ? 'default' : 'warning'} variant="outlined" />;
+};
+
+const RecordCount = () => {
+  const record = useRecordContext<AuditEventRecord>();
+  return <>{record?.record_ids.length ?? 0}</>;
+};
+
+const Column = DataTable.Col<AuditEventRecord>;
+
+/** Who looked at which patient records, newest first. */
+export const AuditEventList = () => (
+  <List<AuditEventRecord> sort={{ field: 'at', order: 'DESC' }} filters={filters} perPage={50}>
+    <DataTable<AuditEventRecord> bulkActionButtons={false} rowClick={false}>
+      <Column source="at" label={<LocalTimeLabel label="When" />} disableSort>
+        <DateField source="at" showTime />
+      </Column>
+      <Column source="staff_email" label="Staff" disableSort />
+      <Column source="action" disableSort />
+      <Column source="resource" disableSort />
+      <Column label="Records" disableSort>
+        <RecordCount />
+      </Column>
+      <Column label="Outcome" disableSort>
+        <OutcomeChip />
+      </Column>
+      <Column source="ip" label="Address" disableSort />
+    </DataTable>
+  </List>
+);
