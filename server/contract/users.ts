@@ -63,10 +63,16 @@ export type PaginatedUsers = z.infer<typeof PaginatedUsers>;
 
 /** client_user_id is the team's own id for the person; it must not be an e-mail or phone number. */
 export function looksLikePii(value: string): 'email' | 'phone' | null {
-  if (/[^\s@]+@[^\s@]+\.[^\s@]+/.test(value)) return 'email';
+  // Same matches as /[^\s@]+@[^\s@]+\.[^\s@]+/, without its quadratic backtracking on long input.
+  if (/[^\s@]@[^\s@]+\.[^\s@]/.test(value)) return 'email';
   const compact = value.replace(/[\s().-]/g, '');
-  // A run of three digits, or an international prefix: "+33 6 12 34 56 78" is written in pairs.
-  if (/^(\+|00)?\d{7,15}$/.test(compact) && (/\d{3}/.test(value) || /^(\+|00)/.test(compact))) return 'phone';
+  if (!/^(\+|00)?\d{7,15}$/.test(compact)) return null;
+  // An international prefix ("+33 6 12 34 56 78"), or digits written the way phone numbers are
+  // (separators: "415.555.0134", "(415) 555-0134"), or a bare North American number (10 digits,
+  // or 11 starting with 1). Other bare digit strings are common record numbers and are allowed.
+  if (/^(\+|00)/.test(compact)) return 'phone';
+  if (compact !== value && /\d{3}/.test(value)) return 'phone';
+  if (/^(1?[2-9]\d{2}[2-9]\d{6})$/.test(compact)) return 'phone';
   return null;
 }
 

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../store/db';
@@ -33,7 +33,12 @@ export const serviceLoggerRedact = ['req.headers["x-service-api-key"]', 'req.hea
 export async function buildServiceApp(opts: ServiceAppOptions) {
   const app = Fastify({
     logger: opts.logger ?? false,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Path parameters carry client_user_id (up to 255 characters), beyond the router's default of 100.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    // A malformed or over-long path is invalid input like any other: 422 in the one error shape.
+    frameworkErrors: (error: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
+      reply.status(422).send({ detail: [{ loc: ['path'], msg: error.message, type: 'value_error.path' }] });
+    },
     bodyLimit: 12 * 1024 * 1024,
     trustProxy: false,
   }).withTypeProvider<ZodTypeProvider>();

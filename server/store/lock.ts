@@ -12,6 +12,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Lock files this process holds: its own pid in the file does not make a second open safe. */
+const heldHere = new Set<string>();
+
 /**
  * PGlite is single-process: two processes opening one data directory corrupt it. A pid file
  * makes the second process stop with a clear message; a lock left by a crashed process
@@ -19,14 +22,20 @@ function isAlive(pid: number): boolean {
  */
 export function acquireDirLock(dir: string, what: string): () => void {
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'labdesk.lock');
+  const file = path.resolve(dir, 'labdesk.lock');
+  if (heldHere.has(file)) {
+    throw new DirLockedError(`${what} data directory ${dir} is already open in this process (by process ${process.pid})`);
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+      heldHere.add(file);
       let released = false;
       const release = () => {
         if (released) return;
         released = true;
+        heldHere.delete(file);
+        process.off('exit', release);
         try {
           if (fs.readFileSync(file, 'utf8') === String(process.pid)) fs.unlinkSync(file);
         } catch {

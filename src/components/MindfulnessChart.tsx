@@ -7,7 +7,7 @@
  */
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { MindfulnessMinutes } from '../providers/types';
-import { colourFor } from './ProviderAvatar';
+import { distinctColours } from './ProviderAvatar';
 import { chartRows, providerSeries } from './mindfulnessSeries';
 
 const minutes = (value: unknown) => `${typeof value === 'number' ? Math.round(value * 10) / 10 : String(value)} min`;
@@ -17,6 +17,7 @@ const shortDate = (date: unknown) => (typeof date === 'string' ? date.slice(5) :
 export default function MindfulnessChart({ data, height = 300 }: { data: MindfulnessMinutes; height?: number }) {
   const series = providerSeries(data);
   const rows = chartRows(data, series);
+  const colours = distinctColours(series.map((s) => s.slug));
   return (
     <ResponsiveContainer width="100%" height={height}>
       <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
@@ -26,7 +27,7 @@ export default function MindfulnessChart({ data, height = 300 }: { data: Mindful
         <Tooltip formatter={minutes} />
         <Legend />
         {series.map(({ slug, name }) => (
-          <Bar key={slug} dataKey={slug} name={name} stackId="minutes" fill={colourFor(slug)} isAnimationActive={false} />
+          <Bar key={slug} dataKey={slug} name={name} stackId="minutes" fill={colours[slug]} isAnimationActive={false} />
         ))}
       </BarChart>
     </ResponsiveContainer>

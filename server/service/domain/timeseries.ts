@@ -4,7 +4,7 @@ import { isCalendarDate, TIMESERIES_PAGE_SIZE } from '../../contract';
 import { postgresZoneName } from '../../lib/timezones';
 import type { Database } from '../../store/db';
 import { mindfulnessMinutes as m, type ServiceSchema } from '../db/schema';
-import type { CursorCodec} from './cursor';
+import type { CursorCodec } from './cursor';
 import { queryDigest } from './cursor';
 import { Invalid } from './errors';
 import { findUserRow } from './users';
@@ -93,7 +93,8 @@ export async function groupedMindfulnessMinutes(
     throw new Invalid(['query', 'end_date'], 'end_date must not be before start_date');
   }
   const digest = queryDigest({ s: q.start_date, e: q.end_date ?? null, p: q.provider });
-  const after = rawCursor ? readCursor(codec, rawCursor, cursorField, userId, digest) : null;
+  // The stored id, not the path spelling: a client may write the uuid in upper case.
+  const after = rawCursor ? readCursor(codec, rawCursor, cursorField, user.id, digest) : null;
 
   const zone = postgresZoneName(user.fallbackTimeZone ?? 'UTC');
   const localStart = sql`(CASE WHEN ${m.timezoneOffset} IS NOT NULL

@@ -146,11 +146,13 @@ async function rowByClientId(db: Db, teamId: string, clientUserId: string) {
 }
 
 export async function createUser(db: Db, teamId: string, body: CreateUserBody) {
-  const now = new Date();
+  // created_on is the column default, the database clock (microseconds): users created within one
+  // millisecond still list in creation order. Values given at creation show created_on as updated_at.
+  const { fallbackTimeZoneUpdatedAt: _tz, fallbackBirthDateUpdatedAt: _bd, ...columns } = writableColumns(body, new Date());
   // ON CONFLICT keeps concurrent creates of one client_user_id from ever making two users.
   const [row] = await db
     .insert(users)
-    .values({ teamId, clientUserId: body.client_user_id, createdOn: now, ...writableColumns(body, now) })
+    .values({ teamId, clientUserId: body.client_user_id, ...columns })
     .onConflictDoNothing({ target: [users.teamId, users.clientUserId] })
     .returning();
   if (!row) {
@@ -158,6 +160,15 @@ export async function createUser(db: Db, teamId: string, body: CreateUserBody) {
     throw duplicate(body.client_user_id, existing!);
   }
   return { user_id: row.id, client_user_id: row.clientUserId };
+}
+
+/** PostgreSQL's unique_violation, also when the driver error is wrapped (drizzle puts it in `cause`). */
+function isUniqueViolation(err: unknown): boolean {
+  let e = err as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e && depth < 5; depth++, e = e.cause as typeof e) {
+    if (e.code === '23505') return true;
+  }
+  return false;
 }
 
 export async function patchUser(db: Db, teamId: string, userId: string, body: PatchUserBody) {
@@ -182,7 +193,7 @@ export async function patchUser(db: Db, teamId: string, userId: string, body: Pa
       .where(and(eq(users.teamId, teamId), eq(users.id, userId)));
   } catch (err) {
     // Lost a race with another rename to the same client_user_id.
-    if (/unique|duplicate/i.test(String((err as Error).message ?? err))) {
+    if (isUniqueViolation(err)) {
       const other = await rowByClientId(db, teamId, body.client_user_id!);
       if (other) throw duplicate(body.client_user_id!, other);
     }
