@@ -80,6 +80,10 @@ export async function buildBffApp(opts: BffAppOptions) {
       api.addHook('preHandler', requireSession);
       await api.register(usersResource(client), { prefix: '/users' });
       await api.register(auditEventsResource, { prefix: '/audit-events' });
+      // Unknown /api routes too: 401 without a session, 403 without the CSRF token, then 404.
+      api.setNotFoundHandler({ preHandler: requireSession }, async (req) => {
+        throw new BffError(404, `No route ${req.method} ${req.url.split('?')[0]}`);
+      });
     },
     { prefix: '/api' },
   );

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from '../config';
-import { DirLockedError } from '../store/lock';
-import { EXIT_CANNOT_START } from '../supervisor';
+import { loadConfig } from '../config';
+import { runServerProcess } from '../lib/serverProcess';
 import { openStore } from '../store/db';
 import { buildBffApp, bffLoggerRedact } from './app';
 import { ensureFirstAdmin } from './auth/staff';
@@ -31,21 +30,7 @@ async function main() {
   });
   await app.listen({ port: config.PORT, host: config.HOST });
 
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    await app.close().catch(() => {});
-    await store.close().catch(() => {});
-    process.exit(0);
-  };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+  return { app, store };
 }
 
-main().catch((err: unknown) => {
-  console.error(`bff: ${err instanceof Error ? err.message : String(err)}`);
-  // Configuration and a locked data directory won't fix themselves: tell the supervisor not to retry.
-  const permanent = err instanceof ConfigError || err instanceof DirLockedError || /invalid configuration/.test(String(err));
-  process.exit(permanent ? EXIT_CANNOT_START : 1);
-});
+runServerProcess('bff', main);

@@ -7,17 +7,14 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buildServiceApp } from '../../server/service/app';
 import { connectedSources, mindfulnessMinutes, serviceSchema, type ServiceSchema } from '../../server/service/db/schema';
 import { syncProviderCatalogue } from '../../server/service/domain/providers';
 import { openStore, type Database, type Store } from '../../server/store/db';
+import { createTestDatabase as createDatabase, storeKinds, type StoreKind, type TestDatabase } from '../support/testDatabase';
 
-export type StoreKind = 'pglite' | 'postgres';
 
-/** Every suite runs on PGlite; with TEST_DATABASE_URL also on PostgreSQL. */
-export const storeKinds: StoreKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
 export const ADMIN_TOKEN = 'test-admin-token-7f3c9a2e';
 export const migrationsFolder = fileURLToPath(new URL('../../server/service/db/migrations', import.meta.url));
@@ -46,40 +43,6 @@ export interface PointInput {
   sourceType?: string;
 }
 
-export interface TestDatabase {
-  /** PostgreSQL URL of a fresh database; undefined for in-memory PGlite. */
-  databaseUrl?: string;
-  drop(): Promise<void>;
-}
-
-/** A fresh, empty database: in-memory PGlite needs nothing; PostgreSQL gets `labdesk_t_<random>`. */
-export async function createTestDatabase(kind: StoreKind): Promise<TestDatabase> {
-  if (kind === 'pglite') return { databaseUrl: undefined, drop: async () => {} };
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `labdesk_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    databaseUrl: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
-}
 
 export class ServiceHarness {
   /** Apps built besides the main one (restarts, an app without operator token); closed in afterAll. */
@@ -277,3 +240,6 @@ export function flatten(body: { groups: Record<string, { source: { provider: str
   }
   return out.sort((a, b) => a.start.localeCompare(b.start) || (a.id ?? 0) - (b.id ?? 0));
 }
+
+export { storeKinds, type StoreKind, type TestDatabase };
+export const createTestDatabase = (kind: StoreKind) => createDatabase(kind, 'labdesk_t');

@@ -56,8 +56,9 @@ export async function touchSession(db: Db, token: string, policy: SessionPolicy,
     await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
     return null;
   }
-  // Write the sliding timestamp at most once a minute: reads stay cheap.
-  if (now.getTime() - row.lastSeenAt.getTime() > 60_000) {
+  // Write the sliding timestamp at most once a minute (or a tenth of the idle timeout, when that is
+  // shorter): reads stay cheap, and a session in use never ends for want of a write.
+  if (now.getTime() - row.lastSeenAt.getTime() > Math.min(60_000, policy.idleMs / 10)) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
   }
   return { user: { id: row.id, email: row.email, name: row.name, role: row.role }, csrfToken: row.csrfToken, tokenHash };

@@ -41,7 +41,9 @@ export class UserDirectory {
       const batch = await Promise.all(
         unique.slice(i, i + 8).map((id) =>
           this.client.getUser(id).then(toRecord, (err: unknown) => {
-            if ((err as { status?: number }).status === 404) return null;
+            // Unknown, another team's, or not even a well-formed id: all simply "not found".
+            const status = (err as { status?: number }).status;
+            if (status === 404 || status === 422) return null;
             throw err;
           }),
         ),

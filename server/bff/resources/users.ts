@@ -54,7 +54,8 @@ export function usersResource(client: ServiceClient): FastifyPluginAsync {
           const errors = Object.fromEntries(q.error.issues.map((i) => [String(i.path[0] ?? 'query'), i.message]));
           throw new BffError(422, 'Choose a valid date range', errors);
         }
-        const user = await client.getUser(id);
+        const [user] = await directory.getMany([id]);
+        if (!user) throw new BffError(404, 'User not found');
         const daily = await dailyMindfulness(client, user, q.data.start_date, q.data.end_date);
         await audit(app.bffDb, req, {
           action: 'read',

@@ -26,8 +26,25 @@ export class ServiceClient {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
   }
 
-  listUsers(offset: number, limit: number) {
-    return this.get('list users', `/v2/user/?offset=${offset}&limit=${limit}`, PaginatedUsers);
+  /**
+   * The SDK (so the production service) lists users at `/v2/user`, the interface at `/v2/user/`;
+   * a deployment may serve only one. Try the SDK's, fall back once on 404/405, remember what worked.
+   */
+  private usersPath: string | null = null;
+
+  async listUsers(offset: number, limit: number) {
+    const query = `?offset=${offset}&limit=${limit}`;
+    if (this.usersPath) return this.get('list users', this.usersPath + query, PaginatedUsers);
+    let page: PaginatedUsers;
+    try {
+      page = await this.get('list users', `/v2/user${query}`, PaginatedUsers);
+      this.usersPath = '/v2/user';
+    } catch (err) {
+      if (!(err instanceof UpstreamError) || (err.status !== 404 && err.status !== 405)) throw err;
+      page = await this.get('list users', `/v2/user/${query}`, PaginatedUsers);
+      this.usersPath = '/v2/user/';
+    }
+    return page;
   }
 
   getUser(userId: string) {
