@@ -17,8 +17,12 @@ async function main() {
   const serviceApiKey = config.SERVICE_API_KEY ?? config.DEMO_API_KEY;
   if (!serviceApiKey) throw new Error('invalid configuration: SERVICE_API_KEY (or DEMO_API_KEY) is required');
   const store = await openStore({ part: 'bff', schema: bffSchema, migrationsFolder, databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
-  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
-    await ensureFirstAdmin(store.db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
+  // `npm start` passes the first admin (given or generated and kept in secrets.json); a BFF started
+  // on its own with no staff yet generates one and prints it once.
+  const adminEmail = config.ADMIN_EMAIL ?? 'admin@labdesk.local';
+  const adminPassword = config.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
+  if ((await ensureFirstAdmin(store.db, adminEmail, adminPassword)) && !config.ADMIN_PASSWORD) {
+    console.log(`bff: created the first admin ${adminEmail} with password ${adminPassword}`);
   }
   const app = await buildBffApp({
     db: store.db,

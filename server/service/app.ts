@@ -56,7 +56,7 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
   await app.register(errors);
   await app.register(openapi);
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { hide: true }, logLevel: 'silent' }, async () => ({ status: 'ok' }));
   app.get<{ Params: { slug: string } }>('/v2/providers/:slug/logo.svg', { schema: { hide: true } }, async (req, reply) => {
     const svg = providerLogoSvg(req.params.slug);
     if (!svg) return reply.status(404).send({ detail: 'Provider not found' });
