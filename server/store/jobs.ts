@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { jobs } from '../service/db/schema';
+
+// Any drizzle database or transaction over a schema with the jobs table.
+type Db = PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
+
+export interface JobContext {
+  jobId: number;
+  attempt: number;
+}
+
+/**
+ * A handler does the job's work. It may throw (the job is retried with backoff) or answer
+ * `{retryAt}` to run again later without counting a failure (e.g. waiting on a provider).
+ */
+export type JobHandler = (payload: Record<string, unknown>, ctx: JobContext) => Promise<void | { retryAt: Date }>;
+
+export interface EnqueueOptions {
+  runAt?: Date;
+  maxAttempts?: number;
+}
+
+/** Enqueue inside the caller's transaction, so the job exists exactly when the change that needs it does. */
+export async function enqueueJob(db: Db, kind: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}) {
+  const [row] = await db
+    .insert(jobs)
+    .values({ kind, payload, runAt: opts.runAt ?? new Date(), maxAttempts: opts.maxAttempts ?? 10 })
+    .returning({ id: jobs.id });
+  return row!.id;
+}
+
+interface ClaimedJob {
+  id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+}
+
+export interface JobWorkerOptions {
+  pollMs?: number;
+  leaseMs?: number;
+  batchSize?: number;
+  onError?: (kind: string, err: unknown) => void;
+}
+
+/** Exponential backoff with full jitter: 2 s, 4 s, 8 s … capped at one hour. */
+export function backoffMs(attempt: number, random = Math.random): number {
+  const cap = Math.min(3_600_000, 2000 * 2 ** Math.max(0, attempt - 1));
+  return Math.round(cap / 2 + random() * (cap / 2));
+}
+
+/** Leases due jobs and runs their handlers; a job whose lease ran out (crashed worker) is picked up again. */
+export class JobWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private stopped = true;
+  readonly workerId = `w-${process.pid}-${randomBytes(3).toString('hex')}`;
+
+  constructor(
+    private readonly db: Db,
+    private readonly handlers: Record<string, JobHandler>,
+    private readonly opts: JobWorkerOptions = {},
+  ) {}
+
+  start() {
+    this.stopped = false;
+    const tick = async () => {
+      if (this.stopped) return;
+      this.running = this.runDueOnce().catch((err) => this.opts.onError?.('poll', err));
+      await this.running;
+      if (!this.stopped) this.timer = setTimeout(tick, this.opts.pollMs ?? 500);
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  async stop() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Claims and runs every job due now (up to the batch size); returns how many ran. */
+  async runDueOnce(): Promise<number> {
+    const leaseSeconds = Math.ceil((this.opts.leaseMs ?? 60_000) / 1000);
+    const result = await this.db.execute(sql`
+      UPDATE ${jobs} SET locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${this.workerId},
+        attempts = attempts + 1
+      WHERE id IN (
+        SELECT id FROM ${jobs}
+        WHERE done_at IS NULL AND failed_at IS NULL AND run_at <= now()
+          AND (locked_until IS NULL OR locked_until < now())
+        ORDER BY run_at, id
+        LIMIT ${this.opts.batchSize ?? 10}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id, kind, payload, attempts, max_attempts`);
+    const claimed = (result as unknown as { rows: ClaimedJob[] }).rows;
+    for (const job of claimed) await this.runOne(job);
+    return claimed.length;
+  }
+
+  private async runOne(job: ClaimedJob) {
+    const handler = this.handlers[job.kind];
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      const outcome = await handler(job.payload, { jobId: Number(job.id), attempt: job.attempts });
+      if (outcome && 'retryAt' in outcome) {
+        await this.db.execute(sql`UPDATE ${jobs} SET run_at = ${outcome.retryAt.toISOString()}::timestamptz,
+          attempts = attempts - 1, locked_until = NULL, locked_by = NULL WHERE id = ${job.id}`);
+      } else {
+        await this.db.execute(sql`UPDATE ${jobs} SET done_at = now(), locked_until = NULL, locked_by = NULL WHERE id = ${job.id}`);
+      }
+    } catch (err) {
+      this.opts.onError?.(job.kind, err);
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+      if (job.attempts >= job.max_attempts) {
+        await this.db.execute(sql`UPDATE ${jobs} SET failed_at = now(), last_error = ${message}, locked_until = NULL,
+          locked_by = NULL WHERE id = ${job.id}`);
+      } else {
+        const retryAt = new Date(Date.now() + backoffMs(job.attempts));
+        await this.db.execute(sql`UPDATE ${jobs} SET run_at = ${retryAt.toISOString()}::timestamptz, last_error = ${message},
+          locked_until = NULL, locked_by = NULL WHERE id = ${job.id}`);
+      }
+    }
+  }
+}
