@@ -2,3 +2,5 @@ export * from './common';
 export * from './users';
 export * from './timeseries';
 export * from './admin';
+export * from './labs';
+export * from './orders';

@@ -12,6 +12,11 @@ import errors from './plugins/errors';
 import openapi from './plugins/openapi';
 import timeseriesRoutes from './v2/timeseries';
 import usersRoutes from './v2/users';
+import labAccountsRoutes from './v3/labAccounts';
+import labTestsRoutes from './v3/labTests';
+import markersRoutes from './v3/markers';
+import orderSandboxRoutes from './v3/orderSandbox';
+import ordersRoutes from './v3/orders';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,6 +73,11 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
     await teamScope.register(apiKeyAuth);
     await teamScope.register(usersRoutes);
     await teamScope.register(timeseriesRoutes);
+    await teamScope.register(labAccountsRoutes);
+    await teamScope.register(markersRoutes);
+    await teamScope.register(labTestsRoutes);
+    await teamScope.register(ordersRoutes);
+    await teamScope.register(orderSandboxRoutes);
   });
   return app;
 }

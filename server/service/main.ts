@@ -1,7 +1,9 @@
 import { loadConfig } from '../config';
 import { runServerProcess } from '../lib/serverProcess';
 import { openStore } from '../store/db';
+import { JobWorker } from '../store/jobs';
 import { buildServiceApp, serviceLoggerRedact } from './app';
+import { jobHandlers } from './jobs/handlers';
 import { serviceSchema } from './db/schema';
 import { syncProviderCatalogue } from './domain/providers';
 import { seedDemoIfEmpty } from './seed/demo';
@@ -31,6 +33,13 @@ async function main() {
     logger: { level: config.LOG_LEVEL, redact: serviceLoggerRedact },
   });
   await app.listen({ port: config.SERVICE_PORT, host: config.HOST });
+
+  // Background work (order lifecycle, …) runs beside the HTTP server and stops before the store closes.
+  const worker = new JobWorker(store.db, jobHandlers(store.db), {
+    onError: (kind, err) => app.log.warn({ kind, err: err instanceof Error ? err.message : String(err) }, 'background job failed'),
+  });
+  worker.start();
+  app.addHook('onClose', () => worker.stop());
 
   return { app, store };
 }

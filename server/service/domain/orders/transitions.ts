@@ -1,0 +1,24 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../../../store/db';
+import { orderEvents, orders, type ServiceSchema } from '../../db/schema';
+import { emitEvent } from '../../webhooks/outbox';
+import { presentOrders, type OrderRow } from './present';
+import { orderStatus } from './statuses';
+
+type Db = Database<ServiceSchema>;
+
+/**
+ * Moves an order to a new status: the row, its event and the `labtest.order.updated` webhook
+ * event are written together. Call inside a transaction.
+ */
+export async function moveOrder(db: Db, order: OrderRow, top: string, low: string, changes: Partial<typeof orders.$inferInsert> = {}) {
+  const [updated] = await db
+    .update(orders)
+    .set({ ...changes, status: top, lowLevelStatus: low, updatedAt: sql`now()` })
+    .where(eq(orders.id, order.id))
+    .returning();
+  await db.insert(orderEvents).values({ orderId: order.id, status: orderStatus(top, order.collectionMethod, low) });
+  const [presented] = await presentOrders(db, [updated!]);
+  await emitEvent(db, order.teamId, 'labtest.order.updated', order.userId, presented as unknown as Record<string, unknown>);
+  return updated!;
+}
