@@ -95,8 +95,12 @@ export class JobWorker {
         ORDER BY run_at, id
         LIMIT ${this.opts.batchSize ?? 10}
         FOR UPDATE SKIP LOCKED)
-      RETURNING id, kind, payload, attempts, max_attempts`);
-    const claimed = (result as unknown as { rows: ClaimedJob[] }).rows;
+      RETURNING id, kind, payload, attempts, max_attempts, run_at`);
+    // RETURNING comes back in no particular order: run the batch by due time.
+    const due = (job: { run_at: string | Date }) => new Date(job.run_at).getTime();
+    const claimed = (result as unknown as { rows: (ClaimedJob & { run_at: string | Date })[] }).rows.sort(
+      (a, b) => due(a) - due(b) || Number(a.id) - Number(b.id),
+    );
     for (const job of claimed) await this.runOne(job);
     return claimed.length;
   }

@@ -1,8 +1,23 @@
 import type { Database } from '../../store/db';
 import type { JobHandler } from '../../store/jobs';
 import type { ServiceSchema } from '../db/schema';
+import { advanceOrder, ORDER_ADVANCE_KIND, type Rand } from '../domain/orders/lifecycle';
+import { runSimulateStep, SIMULATE_STEP_KIND } from '../domain/orders/simulate';
+
+export interface JobHandlerOptions {
+  /** Random numbers for the order lifecycle; a seeded generator in tests. */
+  random?: Rand;
+}
 
 /** Every kind of background job the service runs, by kind. */
-export function jobHandlers(_db: Database<ServiceSchema>): Record<string, JobHandler> {
-  return {};
+export function jobHandlers(db: Database<ServiceSchema>, opts: JobHandlerOptions = {}): Record<string, JobHandler> {
+  const random = opts.random ?? Math.random;
+  return {
+    [ORDER_ADVANCE_KIND]: async (payload, ctx) => {
+      await advanceOrder(db, payload, ctx, random);
+    },
+    [SIMULATE_STEP_KIND]: async (payload, ctx) => {
+      await runSimulateStep(db, payload, ctx);
+    },
+  };
 }

@@ -5,6 +5,7 @@ import { wallTimeToInstant, zoneOffsetSeconds } from '../../lib/timezones';
 import { connectedSources, mindfulnessMinutes, settings, teams, users, type ServiceSchema } from '../db/schema';
 import { createTeam, hashApiKey, teamIdForApiKey } from '../domain/teams';
 import { apiKeys } from '../db/schema';
+import { ensureDemoLabAccounts } from './labCatalogue';
 
 type Db = Database<ServiceSchema>;
 
@@ -113,6 +114,7 @@ export async function seedDemoIfEmpty(db: Db, opts: DemoSeedOptions): Promise<st
   const days = opts.days ?? 182;
   const { teamId } = await createTeam(db, 'Demo team', opts.apiKey);
   await db.insert(settings).values({ key: 'demo_team_id', value: teamId }).onConflictDoNothing();
+  await ensureDemoLabAccounts(db, teamId);
 
   const userCount = opts.users ?? 300;
   let sessions: SessionRow[] = [];
@@ -159,4 +161,10 @@ async function ensureDemoKey(db: Db, apiKey: string) {
   const [demo] = await db.select().from(settings).where(eq(settings.key, 'demo_team_id'));
   if (!demo) return;
   await db.insert(apiKeys).values({ teamId: demo.value, keyHash: hashApiKey(apiKey), keyPrefix: apiKey.slice(0, 8) });
+}
+
+/** The demo team's id, when this store has one. */
+export async function demoTeam(db: Db): Promise<string | null> {
+  const [demo] = await db.select().from(settings).where(eq(settings.key, 'demo_team_id'));
+  return demo?.value ?? null;
 }

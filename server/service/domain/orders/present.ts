@@ -20,20 +20,19 @@ export async function presentOrders(db: Db, rows: OrderRow[]): Promise<Order[]> 
   const tests = await db.select().from(labTests).where(inArray(labTests.id, testIds));
   const labIds = [...new Set(tests.map((t) => t.labId))];
   const markerIds = [...new Set(tests.flatMap((t) => t.markerIds))];
-  const [labRows, markerRows, events] = await Promise.all([
-    labIds.length ? db.select().from(labs).where(inArray(labs.id, labIds)) : [],
-    markerIds.length ? db.select().from(markers).where(inArray(markers.id, markerIds)) : [],
-    db
-      .select()
-      .from(orderEvents)
-      .where(
-        inArray(
-          orderEvents.orderId,
-          rows.map((r) => r.id),
-        ),
-      )
-      .orderBy(asc(orderEvents.id)),
-  ]);
+  // One after another: inside a transaction the queries share one connection.
+  const labRows = labIds.length ? await db.select().from(labs).where(inArray(labs.id, labIds)) : [];
+  const markerRows = markerIds.length ? await db.select().from(markers).where(inArray(markers.id, markerIds)) : [];
+  const events = await db
+    .select()
+    .from(orderEvents)
+    .where(
+      inArray(
+        orderEvents.orderId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(asc(orderEvents.id));
   const testById = new Map(tests.map((t) => [t.id, t]));
   const labById = new Map(labRows.map((l) => [l.id, l]));
   const eventsByOrder = new Map<string, Order['events']>();

@@ -1,0 +1,36 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../../../store/db';
+import { orders, type ServiceSchema } from '../../db/schema';
+import { Invalid, NotFound } from '../errors';
+import type { PostOrderAnswer } from './create';
+import { presentOrders } from './present';
+import { FINAL_TOPS } from './statuses';
+import { moveOrder } from './transitions';
+
+type Db = Database<ServiceSchema>;
+
+/**
+ * POST /v3/order/:order_id/cancel: moves the team's order to cancelled.cancelled (row, event and
+ * `labtest.order.updated` outbox event together). Another team's order is 404; an order already in a
+ * final status (completed, cancelled, failed) is 422 at loc ['path', 'order_id'].
+ */
+export async function cancelOrder(db: Db, teamId: string, orderId: string): Promise<PostOrderAnswer> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.teamId, teamId), eq(orders.id, orderId)))
+      .for('update');
+    if (!row) throw new NotFound('Order');
+    if (FINAL_TOPS.has(row.status)) {
+      throw new Invalid(
+        ['path', 'order_id'],
+        `the order is already ${row.status} (${row.lowLevelStatus}); an order that is completed, cancelled or failed cannot be cancelled`,
+        'value_error.order_final',
+      );
+    }
+    const updated = await moveOrder(tx, row, 'cancelled', 'cancelled');
+    const [order] = await presentOrders(tx, [updated]);
+    return { order: order!, status: 'success', message: 'Order cancelled' };
+  });
+}

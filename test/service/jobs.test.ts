@@ -1,0 +1,275 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { jobs, serviceSchema, type ServiceSchema } from '../../server/service/db/schema';
+import { openStore, type Database, type Store } from '../../server/store/db';
+import { backoffMs, enqueueJob, JobWorker, type JobContext, type JobHandler } from '../../server/store/jobs';
+import { migrationsFolder, openTestStore, storeKinds, type TestDatabase } from './harness';
+
+const past = () => new Date(Date.now() - 1000);
+
+describe('backoffMs', () => {
+  it('doubles from 2 s with full jitter in the upper half, capped at one hour', () => {
+    expect(backoffMs(1, () => 0)).toBe(1000);
+    expect(backoffMs(1, () => 1)).toBe(2000);
+    expect(backoffMs(2, () => 0.5)).toBe(3000);
+    expect(backoffMs(5, () => 1)).toBe(32_000);
+    expect(backoffMs(0, () => 1)).toBe(2000);
+    expect(backoffMs(40, () => 1)).toBe(3_600_000);
+    expect(backoffMs(40, () => 0)).toBe(1_800_000);
+  });
+});
+
+describe.each(storeKinds)('JobWorker (%s)', (kind) => {
+  let store: Store<ServiceSchema>;
+  let database: TestDatabase;
+  let db: Database<ServiceSchema>;
+
+  beforeAll(async () => {
+    ({ store, database } = await openTestStore(kind));
+    db = store.db;
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+  beforeEach(async () => {
+    await db.delete(jobs);
+  });
+
+  const jobRow = async (id: number) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0]!;
+  const enqueue = (kind: string, payload: Record<string, unknown> = {}, opts: { runAt?: Date; maxAttempts?: number } = {}) =>
+    enqueueJob(db, kind, payload, { runAt: past(), ...opts });
+
+  it('runs each due job once, with its payload, and leaves jobs not yet due', async () => {
+    const seen: { payload: Record<string, unknown>; ctx: JobContext }[] = [];
+    const worker = new JobWorker(db, { 'test.echo': async (payload, ctx) => void seen.push({ payload, ctx }) });
+    const a = await enqueue('test.echo', { n: 1 });
+    const b = await enqueue('test.echo', { n: 2 });
+    const later = await enqueue('test.echo', { n: 3 }, { runAt: new Date(Date.now() + 3_600_000) });
+
+    expect(await worker.runDueOnce()).toBe(2);
+    expect(seen).toEqual([
+      { payload: { n: 1 }, ctx: { jobId: a, attempt: 1 } },
+      { payload: { n: 2 }, ctx: { jobId: b, attempt: 1 } },
+    ]);
+    expect(await worker.runDueOnce()).toBe(0);
+    expect(seen).toHaveLength(2);
+    for (const id of [a, b]) {
+      const row = await jobRow(id);
+      expect(row.doneAt).not.toBeNull();
+      expect([row.attempts, row.lockedBy, row.lockedUntil, row.failedAt, row.lastError]).toEqual([1, null, null, null, null]);
+    }
+    const waiting = await jobRow(later);
+    expect([waiting.doneAt, waiting.attempts]).toEqual([null, 0]);
+  });
+
+  it('retries a failing job with backoff and keeps its last error; fails it for good after max attempts', async () => {
+    const errors: string[] = [];
+    let calls = 0;
+    const worker = new JobWorker(
+      db,
+      {
+        'test.flaky': async () => {
+          calls++;
+          throw new Error(`boom ${calls}`);
+        },
+      },
+      { onError: (kind, err) => errors.push(`${kind}: ${(err as Error).message}`) },
+    );
+    const id = await enqueue('test.flaky', {}, { maxAttempts: 3 });
+
+    const before = Date.now();
+    expect(await worker.runDueOnce()).toBe(1);
+    let row = await jobRow(id);
+    expect([row.attempts, row.lastError, row.doneAt, row.failedAt, row.lockedBy]).toEqual([1, 'boom 1', null, null, null]);
+    // Attempt 1 backs off 1 to 2 s.
+    expect(row.runAt.getTime() - before).toBeGreaterThanOrEqual(900);
+    expect(row.runAt.getTime() - Date.now()).toBeLessThanOrEqual(2000);
+    expect(await worker.runDueOnce()).toBe(0);
+
+    await db.update(jobs).set({ runAt: past() }).where(eq(jobs.id, id));
+    const second = Date.now();
+    expect(await worker.runDueOnce()).toBe(1);
+    row = await jobRow(id);
+    expect([row.attempts, row.lastError]).toEqual([2, 'boom 2']);
+    // Attempt 2 backs off 2 to 4 s.
+    expect(row.runAt.getTime() - second).toBeGreaterThanOrEqual(1900);
+    expect(row.runAt.getTime() - Date.now()).toBeLessThanOrEqual(4000);
+
+    await db.update(jobs).set({ runAt: past() }).where(eq(jobs.id, id));
+    expect(await worker.runDueOnce()).toBe(1);
+    row = await jobRow(id);
+    expect(row.failedAt).not.toBeNull();
+    expect([row.attempts, row.lastError, row.doneAt, row.lockedBy]).toEqual([3, 'boom 3', null, null]);
+    // A failed job is never claimed again.
+    await db.update(jobs).set({ runAt: past() }).where(eq(jobs.id, id));
+    expect(await worker.runDueOnce()).toBe(0);
+    expect(calls).toBe(3);
+    expect(errors).toEqual(['test.flaky: boom 1', 'test.flaky: boom 2', 'test.flaky: boom 3']);
+  });
+
+  it('a job that succeeds after failing is done, with the error of the failed attempt kept', async () => {
+    let calls = 0;
+    const worker = new JobWorker(db, {
+      'test.once': async () => {
+        if (++calls === 1) throw new Error('first try fails');
+      },
+    });
+    const id = await enqueue('test.once');
+    await worker.runDueOnce();
+    await db.update(jobs).set({ runAt: past() }).where(eq(jobs.id, id));
+    expect(await worker.runDueOnce()).toBe(1);
+    const row = await jobRow(id);
+    expect(row.doneAt).not.toBeNull();
+    expect([row.attempts, row.failedAt, row.lastError]).toEqual([2, null, 'first try fails']);
+  });
+
+  it('answers {retryAt}: runs again then, without counting an attempt or an error', async () => {
+    const at = new Date(Date.now() + 120_000);
+    let calls = 0;
+    const worker = new JobWorker(db, {
+      'test.wait': async () => {
+        calls++;
+        return calls === 1 ? { retryAt: at } : undefined;
+      },
+    });
+    const id = await enqueue('test.wait');
+    expect(await worker.runDueOnce()).toBe(1);
+    let row = await jobRow(id);
+    expect(row.runAt.getTime()).toBe(at.getTime());
+    expect([row.attempts, row.doneAt, row.failedAt, row.lastError, row.lockedBy, row.lockedUntil]).toEqual([0, null, null, null, null, null]);
+    expect(await worker.runDueOnce()).toBe(0);
+
+    await db.update(jobs).set({ runAt: past() }).where(eq(jobs.id, id));
+    expect(await worker.runDueOnce()).toBe(1);
+    row = await jobRow(id);
+    expect(row.doneAt).not.toBeNull();
+    expect(row.attempts).toBe(1);
+    expect(calls).toBe(2);
+  });
+
+  it('fails a job of an unknown kind like any failing job, naming the kind', async () => {
+    const errors: string[] = [];
+    const worker = new JobWorker(db, {}, { onError: (kind) => errors.push(kind) });
+    const retried = await enqueue('test.nobody');
+    const once = await enqueue('test.nobody', {}, { maxAttempts: 1 });
+    expect(await worker.runDueOnce()).toBe(2);
+    expect((await jobRow(retried)).lastError).toBe('no handler for job kind test.nobody');
+    expect((await jobRow(retried)).failedAt).toBeNull();
+    expect((await jobRow(once)).failedAt).not.toBeNull();
+    expect(errors).toEqual(['test.nobody', 'test.nobody']);
+  });
+
+  it('claims at most batchSize jobs a round, the oldest due ones', async () => {
+    const order: number[] = [];
+    const worker = new JobWorker(db, { 'test.n': async (p) => void order.push(p.n as number) }, { batchSize: 3 });
+    for (const [n, secondsAgo] of [
+      [1, 10],
+      [2, 50],
+      [3, 30],
+      [4, 20],
+      [5, 40],
+    ]) {
+      await enqueue('test.n', { n }, { runAt: new Date(Date.now() - secondsAgo! * 1000) });
+    }
+    // Which jobs a round claims follows run_at; the order within a round is the store's.
+    expect(await worker.runDueOnce()).toBe(3);
+    expect([...order].sort()).toEqual([2, 3, 5]);
+    expect(await worker.runDueOnce()).toBe(2);
+    expect(order.slice(3).sort()).toEqual([1, 4]);
+  });
+
+  it('re-runs a job whose lease ran out (its worker hung or died) on another worker, not before', async () => {
+    let release!: () => void;
+    const hung = new Promise<void>((resolve) => (release = resolve));
+    const runs: string[] = [];
+    const a = new JobWorker(db, { 'test.lease': async () => (runs.push('a'), hung) }, { leaseMs: 1000 });
+    const b = new JobWorker(db, { 'test.lease': async () => void runs.push('b') }, { leaseMs: 1000 });
+    const id = await enqueue('test.lease');
+
+    const aRound = a.runDueOnce();
+    await expect.poll(() => runs).toEqual(['a']);
+    const leased = await jobRow(id);
+    expect(leased.lockedBy).toBe(a.workerId);
+    expect(leased.lockedUntil!.getTime()).toBeGreaterThan(Date.now() - 500);
+    // Still leased: the other worker leaves it alone.
+    expect(await b.runDueOnce()).toBe(0);
+
+    await new Promise((r) => setTimeout(r, 1300));
+    expect(await b.runDueOnce()).toBe(1);
+    expect(runs).toEqual(['a', 'b']);
+    const row = await jobRow(id);
+    expect(row.doneAt).not.toBeNull();
+    expect(row.attempts).toBe(2);
+
+    release();
+    expect(await aRound).toBe(1);
+  });
+
+  it('picks up a job leased by a worker that is gone (lease in the past), as after a crash', async () => {
+    const id = await enqueue('test.crash');
+    await db
+      .update(jobs)
+      .set({ lockedBy: 'w-dead', lockedUntil: sql`now() - interval '5 seconds'`, attempts: 1 })
+      .where(eq(jobs.id, id));
+    const ctxs: JobContext[] = [];
+    const worker = new JobWorker(db, { 'test.crash': async (_p, ctx) => void ctxs.push(ctx) });
+    expect(await worker.runDueOnce()).toBe(1);
+    expect(ctxs).toEqual([{ jobId: id, attempt: 2 }]);
+  });
+
+  it('start() polls until stop(); stop() waits for the running round', async () => {
+    const ran: number[] = [];
+    const worker = new JobWorker(db, { 'test.poll': async (p) => void ran.push(p.n as number) }, { pollMs: 20 });
+    await enqueue('test.poll', { n: 1 });
+    worker.start();
+    await expect.poll(() => ran).toEqual([1]);
+    await enqueue('test.poll', { n: 2 });
+    await expect.poll(() => ran).toEqual([1, 2]);
+    await worker.stop();
+    await enqueue('test.poll', { n: 3 });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(ran).toEqual([1, 2]);
+  });
+
+  it('two workers racing over the same jobs never run one twice', async () => {
+    // On PostgreSQL the second worker is another store (its own pool), as another process would be.
+    const second = kind === 'postgres' ? await openStore({ part: 'service', schema: serviceSchema, migrationsFolder, databaseUrl: database.databaseUrl }) : null;
+    try {
+      const N = 120;
+      const ran = new Map<number, string[]>();
+      const handler =
+        (name: string): JobHandler =>
+        async (p) => {
+          ran.set(p.n as number, [...(ran.get(p.n as number) ?? []), name]);
+          await new Promise((r) => setTimeout(r, Math.random() * 3));
+        };
+      for (let n = 0; n < N; n++) await enqueue('test.race', { n });
+      const workers = [
+        new JobWorker(db, { 'test.race': handler('a') }, { batchSize: 4 }),
+        new JobWorker(second?.db ?? db, { 'test.race': handler('b') }, { batchSize: 4 }),
+        new JobWorker(second?.db ?? db, { 'test.race': handler('c') }, { batchSize: 4 }),
+      ];
+      const loop = async (w: JobWorker) => {
+        let total = 0;
+        for (;;) {
+          const n = await w.runDueOnce();
+          if (n === 0) return total;
+          total += n;
+        }
+      };
+      const totals = await Promise.all(workers.map(loop));
+      expect(totals.reduce((a, b) => a + b, 0)).toBe(N);
+      expect(ran.size).toBe(N);
+      for (const [n, by] of ran) expect(by, `job ${n}`).toHaveLength(1);
+      if (kind === 'postgres') {
+        // Real concurrency: more than one worker got work.
+        expect(totals.filter((t) => t > 0).length).toBeGreaterThan(1);
+      }
+      const rows = await db.select().from(jobs).orderBy(asc(jobs.id));
+      expect(rows.every((r) => r.doneAt !== null && r.attempts === 1)).toBe(true);
+    } finally {
+      await second?.close();
+    }
+  });
+});
