@@ -10,6 +10,9 @@ import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
 import audit from './audit';
 import { can } from './auth/permissions';
+import labAccounts from './lab-accounts';
+import markers from './markers';
+import orders from './orders';
 import users from './users';
 
 export const App = () => (
@@ -26,6 +29,11 @@ export const App = () => (
     {(role: unknown) => (
       <>
         {can(role, 'users:read') && <Resource name="users" {...users} />}
+        {can(role, 'orders:read') && (
+          <Resource name="orders" {...orders} create={can(role, 'orders:write') ? orders.create : undefined} />
+        )}
+        {can(role, 'catalogue:read') && <Resource name="lab-accounts" {...labAccounts} />}
+        {can(role, 'catalogue:read') && <Resource name="markers" {...markers} />}
         {can(role, 'audit:read') && <Resource name="audit-events" {...audit} />}
       </>
     )}

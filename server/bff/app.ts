@@ -14,6 +14,10 @@ import type { BffSchema } from './db/schema';
 import { BffError } from './errors';
 import errors from './plugins/errors';
 import { auditEventsResource } from './resources/auditEvents';
+import { labAccountsResource } from './resources/labAccounts';
+import { labsResource, labTestsResource } from './resources/labTests';
+import { markersResource } from './resources/markers';
+import { ordersResource, pathOnlyLogSerializers } from './resources/orders';
 import { usersResource } from './resources/users';
 import { ServiceClient } from './upstream/client';
 
@@ -80,6 +84,11 @@ export async function buildBffApp(opts: BffAppOptions) {
       api.addHook('preHandler', requireSession);
       await api.register(usersResource(client), { prefix: '/users' });
       await api.register(auditEventsResource, { prefix: '/audit-events' });
+      await api.register(ordersResource(client), { prefix: '/orders', logSerializers: pathOnlyLogSerializers });
+      await api.register(labAccountsResource(client), { prefix: '/lab-accounts' });
+      await api.register(markersResource(client), { prefix: '/markers' });
+      await api.register(labTestsResource(client), { prefix: '/lab-tests' });
+      await api.register(labsResource(client), { prefix: '/labs' });
       // Unknown /api routes too: 401 without a session, 403 without the CSRF token, then 404.
       api.setNotFoundHandler({ preHandler: requireSession }, async (req) => {
         throw new BffError(404, `No route ${req.method} ${req.url.split('?')[0]}`);

@@ -20,6 +20,16 @@ export const ORDER_LOW_LEVEL_STATUSES = [
   'appointment_cancelled', 'appointment_pending', 'draw_completed', 'cancelled', 'lost', 'do_not_process',
   'partial_results', 'awaiting_registration', 'registered', 'redraw_available',
 ] as const;
+/** Low-level statuses of orders someone in lab operations should look at: problems in transit and failures. */
+export const NEEDS_ATTENTION_LOW_STATUSES = [
+  'problem_in_transit_customer',
+  'problem_in_transit_lab',
+  'failure_to_deliver_to_customer',
+  'failure_to_deliver_to_lab',
+  'sample_error',
+  'lost',
+  'redraw_available',
+] as const;
 export const GENDERS = ['female', 'male', 'other', 'unknown'] as const;
 
 export const PatientDetails = z.object({

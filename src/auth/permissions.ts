@@ -6,6 +6,9 @@ const SHOWN: Record<string, readonly string[]> = {
   'users:read': ['admin', 'coordinator', 'lab_ops'],
   'timeseries:read': ['admin', 'coordinator'],
   'audit:read': ['admin'],
+  'orders:read': ['admin', 'coordinator', 'lab_ops'],
+  'orders:write': ['admin', 'coordinator'],
+  'catalogue:read': ['admin', 'coordinator', 'lab_ops'],
 };
 
 export function can(role: unknown, permission: keyof typeof SHOWN): boolean {

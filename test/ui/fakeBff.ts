@@ -4,6 +4,9 @@
  * headers and status codes rather than mocked hooks.
  */
 import { vi } from 'vitest';
+import type { LabAccountRecord } from '../../src/lab-accounts/types';
+import type { LabRecord, MarkerRecord } from '../../src/markers/types';
+import type { LabTestRecord, OrderRecord } from '../../src/orders/types';
 import type { MindfulnessMinutes, StaffUser } from '../../src/providers/types';
 import type { UserRecord } from '../../src/users/types';
 
@@ -32,7 +35,19 @@ export interface FakeBffOptions {
   /** Every login answers 429, as when the BFF's rate limit kicks in. */
   rateLimited?: boolean;
   mindfulness?: MindfulnessHandler;
+  /** Lab ordering (docs/bff-api.md): orders and the lab catalogue. */
+  orders?: OrderRecord[];
+  labAccounts?: LabAccountRecord[];
+  markers?: MarkerRecord[];
+  labTests?: LabTestRecord[];
+  labs?: LabRecord[];
+  /** Answers POST /api/orders; by default the order is made from the body and kept. */
+  createOrder?: CreateOrderHandler;
+  /** Answers POST /api/orders/:id/cancel instead of the default (cancel unless final) when it returns an answer. */
+  cancelOrder?: (orderId: string) => Answer | null;
 }
+
+export type CreateOrderHandler = (body: Record<string, unknown>, headers: Headers) => Answer | null;
 
 export const CSRF_TOKEN = 'csrf-token-for-tests';
 
@@ -49,6 +64,7 @@ export function createFakeBff(options: FakeBffOptions = {}) {
   const users = [...(options.users ?? [])];
   const state = { session: options.signedIn ? (staff[0]?.user ?? null) : null as StaffUser | null };
   const requests: RecordedRequest[] = [];
+  const lab = createLabOrdering(options);
 
   function route(req: RecordedRequest): Answer {
     const { method, path } = req;
@@ -93,6 +109,8 @@ export function createFakeBff(options: FakeBffOptions = {}) {
       }
     }
     if (method === 'GET' && path === '/api/users') return listUsers(req.query);
+    const labAnswer = lab.route(req);
+    if (labAnswer) return labAnswer;
     return json(404, { message: `No route for ${method} ${path}` });
   }
 
@@ -128,7 +146,7 @@ export function createFakeBff(options: FakeBffOptions = {}) {
     });
   });
 
-  return { fetch, requests, state, users };
+  return { fetch, requests, state, users, orders: lab.orders };
 }
 
 /** Every day from start to end (inclusive), as the BFF zero-fills them. */
@@ -204,5 +222,355 @@ export const SAMPLE_USERS: UserRecord[] = [
     client_user_id: 'pt-c4e2a7f3',
     created_on: '2026-05-06T07:10:00.000Z',
     connected_sources: [source('Withings', 'withings', '2026-05-06T07:30:00.000Z')],
+  }),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Lab ordering: `orders`, `lab-accounts`, `markers`, `lab-tests`, `labs` (docs/bff-api.md)
+
+/** The low-level statuses the BFF's `needs_attention` filter stands for. */
+export const NEEDS_ATTENTION_STATUSES = [
+  'problem_in_transit_customer',
+  'problem_in_transit_lab',
+  'failure_to_deliver_to_customer',
+  'failure_to_deliver_to_lab',
+  'sample_error',
+  'lost',
+];
+
+type ListQuery = { filter: Record<string, unknown>; sort: [string, string]; range: [number, number] };
+
+function readList(query: URLSearchParams): ListQuery {
+  return {
+    filter: JSON.parse(query.get('filter') ?? '{}') as Record<string, unknown>,
+    sort: JSON.parse(query.get('sort') ?? '["id","ASC"]') as [string, string],
+    range: JSON.parse(query.get('range') ?? '[0,24]') as [number, number],
+  };
+}
+
+function page<T>(resource: string, rows: T[], [from, to]: [number, number]): Answer {
+  const items = rows.slice(from, to + 1);
+  const range = items.length ? `${from}-${from + items.length - 1}` : '*';
+  return json(200, items, { 'Content-Range': `${resource} ${range}/${rows.length}` });
+}
+
+const asList = (v: unknown): string[] | undefined =>
+  v === undefined || v === null || v === '' ? undefined : (Array.isArray(v) ? v : [v]).map(String);
+
+function createLabOrdering(options: FakeBffOptions) {
+  // Copies: a test's cancel or create must not leak into the next test's sample data.
+  const orders = structuredClone(options.orders ?? []);
+  const labAccounts = options.labAccounts ?? SAMPLE_LAB_ACCOUNTS;
+  const markers = options.markers ?? SAMPLE_MARKERS;
+  const labTests = options.labTests ?? SAMPLE_LAB_TESTS;
+  const labs = options.labs ?? SAMPLE_LABS;
+
+  function listOrders(query: URLSearchParams): Answer {
+    const { filter, sort, range } = readList(query);
+    const [field, order] = sort;
+    const keys: Record<string, (o: OrderRecord) => string> = {
+      id: (o) => o.created_at,
+      created_at: (o) => o.created_at,
+      patient_name: (o) => `${String(o.patient_details?.last_name ?? '')} ${String(o.patient_details?.first_name ?? '')}`,
+      last_status: (o) => o.events.at(-1)?.created_at ?? o.created_at,
+    };
+    const key = keys[field];
+    if (!key) return json(400, { message: `Orders can be sorted by created_at, patient_name or last_status only (not by ${field})` });
+    let rows = orders;
+    const ids = asList(filter.id);
+    if (Array.isArray(filter.id)) rows = rows.filter((o) => ids?.includes(o.id));
+    let statuses = asList(filter.status);
+    if (filter.needs_attention === true) statuses = statuses ? statuses.filter((x) => NEEDS_ATTENTION_STATUSES.includes(x)) : NEEDS_ATTENTION_STATUSES;
+    if (statuses) rows = rows.filter((o) => statuses.includes(o.low_level_status ?? ''));
+    const methods = asList(filter.collection_method);
+    if (methods) rows = rows.filter((o) => methods.includes(o.details.type));
+    if (typeof filter.user_id === 'string') rows = rows.filter((o) => o.user_id === filter.user_id);
+    if (typeof filter.start_date === 'string') rows = rows.filter((o) => o.created_at >= (filter.start_date as string));
+    if (typeof filter.end_date === 'string') rows = rows.filter((o) => o.created_at <= (filter.end_date as string));
+    if (typeof filter.q === 'string' && filter.q) {
+      const q = filter.q.toLowerCase();
+      rows = rows.filter((o) =>
+        [o.id, o.sample_id, o.patient_details?.first_name, o.patient_details?.last_name].some((v) => typeof v === 'string' && v.toLowerCase().includes(q)),
+      );
+    }
+    rows = [...rows].sort((a, b) => key(a).localeCompare(key(b)) * (order === 'DESC' ? -1 : 1));
+    return page('orders', rows, range);
+  }
+
+  function createOrder(req: RecordedRequest): Answer {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const custom = options.createOrder?.(body, req.headers);
+    if (custom) return custom;
+    const test = labTests.find((t) => t.id === body.lab_test_id) ?? labTests[0]!;
+    const now = new Date().toISOString();
+    const order = makeOrder({
+      id: `5e0c1d2e-0000-4000-8000-${String(orders.length + 1).padStart(12, '0')}`,
+      user_id: String(body.user_id),
+      patient_details: body.patient_details as Record<string, unknown>,
+      patient_address: body.patient_address as Record<string, unknown>,
+      clinical_notes: (body.clinical_notes as string | undefined) ?? null,
+      lab_account_id: (body.lab_account_id as string | undefined) ?? labAccounts[0]?.id ?? null,
+      lab_test: test,
+      created_at: now,
+      events: [{ id: 1, created_at: now, status: `received.${test.method}.ordered` }],
+    });
+    orders.unshift(order);
+    return json(201, order);
+  }
+
+  function route(req: RecordedRequest): Answer | null {
+    const { method, path } = req;
+    if (method === 'GET' && path === '/api/orders') return listOrders(req.query);
+    if (method === 'POST' && path === '/api/orders') return createOrder(req);
+    const cancel = path.match(/^\/api\/orders\/([^/]+)\/cancel$/);
+    if (method === 'POST' && cancel) {
+      const custom = options.cancelOrder?.(decodeURIComponent(cancel[1] ?? ''));
+      if (custom) return custom;
+      const order = orders.find((o) => o.id === decodeURIComponent(cancel[1] ?? ''));
+      if (!order) return json(404, { message: 'Order not found' });
+      if (['completed', 'cancelled', 'failed'].includes(order.status ?? '')) {
+        return json(422, { message: 'order_id: the order is final', errors: { order_id: 'the order is final' } });
+      }
+      Object.assign(order, {
+        status: 'cancelled',
+        low_level_status: 'cancelled',
+        events: [...order.events, { id: order.events.length + 1, created_at: new Date().toISOString(), status: `cancelled.${order.details.type}.cancelled` }],
+      });
+      return json(200, order);
+    }
+    const oneOrder = path.match(/^\/api\/orders\/([^/]+)$/);
+    if (method === 'GET' && oneOrder) {
+      const order = orders.find((o) => o.id === decodeURIComponent(oneOrder[1] ?? ''));
+      return order ? json(200, order) : json(404, { message: 'Order not found' });
+    }
+
+    if (method === 'GET' && path === '/api/lab-accounts') {
+      const { filter, range } = readList(req.query);
+      let rows = labAccounts;
+      if (Array.isArray(filter.id)) rows = rows.filter((a) => (filter.id as string[]).includes(a.id));
+      const statuses = asList(filter.status);
+      if (statuses) rows = rows.filter((a) => statuses.includes(a.status));
+      const labsWanted = asList(filter.lab);
+      if (labsWanted) rows = rows.filter((a) => labsWanted.includes(a.lab));
+      return page('lab-accounts', rows, range);
+    }
+    const oneAccount = path.match(/^\/api\/lab-accounts\/([^/]+)$/);
+    if (method === 'GET' && oneAccount) {
+      const account = labAccounts.find((a) => a.id === decodeURIComponent(oneAccount[1] ?? ''));
+      return account ? json(200, account) : json(404, { message: 'Lab account not found' });
+    }
+
+    if (method === 'GET' && path === '/api/markers') {
+      const { filter, sort, range } = readList(req.query);
+      let rows = markers;
+      if (Array.isArray(filter.id)) return page('markers', rows.filter((m) => (filter.id as unknown[]).map(Number).includes(m.id)), [0, 999]);
+      if (sort[0] !== 'id' || sort[1] !== 'ASC') return json(400, { message: 'Markers are listed in the catalogue’s own order only' });
+      const slug = typeof filter.lab_slug === 'string' ? filter.lab_slug : undefined;
+      if (slug) rows = rows.filter((m) => labs.find((l) => l.id === m.lab_id)?.slug === slug);
+      if (typeof filter.q === 'string' && filter.q) rows = rows.filter((m) => m.name.toLowerCase().includes((filter.q as string).toLowerCase()));
+      return page('markers', rows, range);
+    }
+    const oneMarker = path.match(/^\/api\/markers\/([^/]+)$/);
+    if (method === 'GET' && oneMarker) {
+      const marker = markers.find((m) => String(m.id) === decodeURIComponent(oneMarker[1] ?? ''));
+      return marker ? json(200, marker) : json(404, { message: 'Marker not found' });
+    }
+
+    if (method === 'GET' && path === '/api/lab-tests') {
+      const { filter, range } = readList(req.query);
+      let rows = labTests;
+      if (Array.isArray(filter.id)) rows = rows.filter((t) => (filter.id as string[]).includes(t.id));
+      if (typeof filter.lab_slug === 'string') rows = rows.filter((t) => t.lab?.slug === filter.lab_slug);
+      if (typeof filter.status === 'string') rows = rows.filter((t) => t.status === filter.status);
+      return page('lab-tests', rows, range);
+    }
+    if (method === 'GET' && path === '/api/labs') return page('labs', labs, readList(req.query).range);
+    return null;
+  }
+
+  return { route, orders };
+}
+
+export const SAMPLE_LABS: LabRecord[] = [
+  { id: 1, slug: 'quest', name: 'Quest Diagnostics', first_line_address: '500 Plaza Drive', city: 'Secaucus', zipcode: '07094', collection_methods: ['walk_in_test', 'testkit'], sample_types: ['serum'] },
+  { id: 2, slug: 'labcorp', name: 'Labcorp', first_line_address: '531 South Spring Street', city: 'Burlington', zipcode: '27215', collection_methods: ['walk_in_test', 'at_home_phlebotomy'], sample_types: ['serum'] },
+];
+
+export const SAMPLE_LAB_ACCOUNTS: LabAccountRecord[] = [
+  {
+    id: 'a1a1a1a1-0000-4000-8000-000000000001',
+    lab: 'quest',
+    org_id: 'org_demo',
+    status: 'active',
+    delegated_flow: 'not_delegated',
+    provider_account_id: '97512046',
+    account_name: 'Demo Quest Client Bill',
+    default_clinical_notes: 'Fasting specimens preferred.',
+    business_units: ['QTE'],
+    allowed_billing: { client_bill: ['TX', 'CA'], patient_bill: ['TX'] },
+    team_id_allowlist: [],
+  },
+  {
+    id: 'a1a1a1a1-0000-4000-8000-000000000002',
+    lab: 'labcorp',
+    org_id: 'org_demo',
+    status: 'active',
+    delegated_flow: 'order_delegated',
+    provider_account_id: '30184472',
+    account_name: 'Demo Labcorp',
+    default_clinical_notes: null,
+    business_units: null,
+    allowed_billing: { client_bill: ['TX'] },
+    team_id_allowlist: [],
+  },
+  {
+    id: 'a1a1a1a1-0000-4000-8000-000000000003',
+    lab: 'sonora_quest',
+    org_id: null,
+    status: 'onboarding_review',
+    delegated_flow: 'result_delegated',
+    provider_account_id: 'SQ-41872',
+    account_name: 'Sonora Quest (onboarding)',
+    default_clinical_notes: null,
+    business_units: null,
+    allowed_billing: {},
+    team_id_allowlist: [],
+  },
+];
+
+const labOf = (id: number) => SAMPLE_LABS.find((l) => l.id === id) ?? null;
+
+export function makeLabTest(overrides: Partial<LabTestRecord> & { id: string; name: string; labId: number }): LabTestRecord {
+  const { labId, ...rest } = overrides;
+  return {
+    slug: overrides.name.toLowerCase().replace(/\W+/g, '_'),
+    sample_type: 'serum',
+    method: 'walk_in_test',
+    price: 59,
+    is_active: true,
+    status: 'active',
+    fasting: false,
+    lab: labOf(labId),
+    markers: [],
+    ...rest,
+  };
+}
+
+export const SAMPLE_LAB_TESTS: LabTestRecord[] = [
+  makeLabTest({ id: 'b2b2b2b2-0000-4000-8000-000000000001', name: 'Quest Metabolic Panel', labId: 1 }),
+  makeLabTest({ id: 'b2b2b2b2-0000-4000-8000-000000000002', name: 'Quest Thyroid Kit', labId: 1, method: 'testkit' }),
+  makeLabTest({ id: 'b2b2b2b2-0000-4000-8000-000000000003', name: 'Labcorp Heart Health', labId: 2, method: 'at_home_phlebotomy' }),
+];
+
+export const SAMPLE_MARKERS: MarkerRecord[] = [
+  {
+    id: 1003,
+    name: 'TSH',
+    slug: 'tsh',
+    description: 'Thyroid stimulating hormone.',
+    lab_id: 1,
+    provider_id: '899',
+    type: 'biomarker',
+    unit: 'mIU/L',
+    price: '22.00',
+    aoe: null,
+    a_la_carte_enabled: true,
+    common_tat_days: 1,
+    worst_case_tat_days: 3,
+    is_orderable: true,
+    expected_results: [
+      { id: 11, name: 'TSH', slug: 'tsh', lab_id: 1, provider_id: '899', required: true, loinc: { id: 30162, name: 'Thyrotropin [Units/volume] in Serum or Plasma', slug: 'tsh', code: '3016-3', unit: 'mIU/L' } },
+    ],
+  },
+  {
+    id: 2001,
+    name: 'Glucose',
+    slug: 'glucose',
+    description: null,
+    lab_id: 2,
+    provider_id: '001818',
+    type: 'biomarker',
+    unit: 'mg/dL',
+    price: '12.00',
+    aoe: null,
+    a_la_carte_enabled: true,
+    common_tat_days: 1,
+    worst_case_tat_days: 2,
+    is_orderable: true,
+    expected_results: [
+      { id: 21, name: 'Glucose', slug: 'glucose', lab_id: 2, provider_id: '001818', required: true, loinc: { id: 23457, name: 'Glucose [Mass/volume] in Serum or Plasma', slug: 'glucose', code: '2345-7', unit: 'mg/dL' } },
+    ],
+  },
+];
+
+export function makeOrder(overrides: Partial<OrderRecord> & { id: string }): OrderRecord {
+  const created = overrides.created_at ?? '2026-05-04T15:00:00.000Z';
+  const test = overrides.lab_test ?? SAMPLE_LAB_TESTS[0]!;
+  return {
+    user_id: SAMPLE_USERS[0]!.id,
+    team_id: '5f0c9a52-0000-4000-8000-00000000000a',
+    patient_details: { first_name: 'Ada', last_name: 'Lovelace', dob: '1980-04-02', gender: 'female', phone_number: '+15555550100', email: 'ada@example.com' },
+    patient_address: { first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '73301', country: 'US', access_notes: 'Gate code 4711; park behind the building' },
+    lab_test: test,
+    details: { type: test.method, data: { id: 'd-1', created_at: created, updated_at: created } },
+    sample_id: null,
+    notes: null,
+    created_at: created,
+    updated_at: created,
+    events: [{ id: 1, created_at: created, status: `received.${test.method}.ordered` }],
+    status: 'received',
+    low_level_status: 'ordered',
+    billing_type: 'client_bill',
+    has_abn: false,
+    lab_account_id: SAMPLE_LAB_ACCOUNTS[0]!.id,
+    clinical_notes: null,
+    origin: 'created',
+    ...overrides,
+  };
+}
+
+export const SAMPLE_ORDERS: OrderRecord[] = [
+  makeOrder({
+    id: '0e0e0e0e-0000-4000-8000-000000000001',
+    created_at: '2026-05-06T09:00:00.000Z',
+    status: 'collecting_sample',
+    low_level_status: 'problem_in_transit_lab',
+    lab_test: SAMPLE_LAB_TESTS[1]!,
+    details: { type: 'testkit', data: null },
+    patient_details: { first_name: 'Grace', last_name: 'Hopper', dob: '1906-12-09', gender: 'female', phone_number: '+15555550101', email: 'grace@example.com' },
+    clinical_notes: 'Repeat the kit if the sample is lost.\nCall before shipping.',
+    events: [
+      { id: 1, created_at: '2026-05-06T09:00:00.000Z', status: 'received.testkit.ordered' },
+      { id: 2, created_at: '2026-05-06T10:00:00.000Z', status: 'received.testkit.requisition_created' },
+      { id: 3, created_at: '2026-05-07T08:00:00.000Z', status: 'collecting_sample.testkit.transit_lab' },
+      { id: 4, created_at: '2026-05-08T12:30:00.000Z', status: 'collecting_sample.testkit.problem_in_transit_lab' },
+    ],
+  }),
+  makeOrder({
+    id: '0e0e0e0e-0000-4000-8000-000000000002',
+    created_at: '2026-05-05T09:00:00.000Z',
+    status: 'mystery_stage',
+    low_level_status: 'awaiting_courier',
+    patient_details: { first_name: 'Alan', last_name: 'Turing', dob: '1912-06-23', gender: 'male', phone_number: '+15555550102', email: 'alan@example.com' },
+    events: [
+      { id: 1, created_at: '2026-05-05T09:00:00.000Z', status: 'received.walk_in_test.ordered' },
+      { id: 2, created_at: '2026-05-05T11:00:00.000Z', status: 'mystery_stage.walk_in_test.awaiting_courier' },
+    ],
+  }),
+  makeOrder({
+    id: '0e0e0e0e-0000-4000-8000-000000000003',
+    created_at: '2026-05-04T09:00:00.000Z',
+    status: 'completed',
+    low_level_status: 'completed',
+    patient_details: { first_name: 'Katherine', last_name: 'Johnson', dob: '1918-08-26', gender: 'female', phone_number: '+15555550103', email: 'kj@example.com' },
+  }),
+  makeOrder({
+    id: '0e0e0e0e-0000-4000-8000-000000000004',
+    created_at: '2026-05-03T09:00:00.000Z',
+    status: 'failed',
+    low_level_status: 'lost',
+    lab_test: SAMPLE_LAB_TESTS[1]!,
+    details: { type: 'testkit', data: null },
+    patient_details: { first_name: 'Edsger', last_name: 'Dijkstra', dob: '1930-05-11', gender: 'male', phone_number: '+15555550104', email: 'ewd@example.com' },
   }),
 ];

@@ -9,6 +9,12 @@ export const PERMISSIONS = {
   /** Wearable health data (mindfulness minutes and later timeseries). */
   'timeseries:read': ['admin', 'coordinator'],
   'audit:read': ['admin'],
+  /** Lab orders: patient details, address, clinical notes, requisitions (reading and listing). */
+  'orders:read': ['admin', 'coordinator', 'lab_ops'],
+  /** Placing and cancelling lab orders. */
+  'orders:write': ['admin', 'coordinator'],
+  /** The lab catalogue: lab accounts, labs, lab tests and markers. */
+  'catalogue:read': ['admin', 'coordinator', 'lab_ops'],
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;
 

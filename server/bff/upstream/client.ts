@@ -1,11 +1,77 @@
-import type { z } from 'zod';
-import { GroupedTimeseriesResponse, PaginatedUsers, User } from '../../contract';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { z } from 'zod';
+import {
+  GroupedTimeseriesResponse,
+  Lab,
+  LabAccountsResponse,
+  LabTest,
+  MarkersResponse,
+  Order,
+  OrdersResponse,
+  PaginatedUsers,
+  PostOrderResponse,
+  User,
+} from '../../contract';
 import { UpstreamError } from './errors';
 
 export interface ServiceClientOptions {
   baseUrl: string;
   apiKey: string;
   timeoutMs?: number;
+}
+
+/** `GET /v3/lab_tests/markers` query (wire names). */
+export interface MarkersListQuery {
+  lab_slug?: string;
+  lab_id?: number[];
+  name?: string;
+  a_la_carte_enabled?: boolean;
+  lab_account_id?: string;
+  page: number;
+  size: number;
+}
+
+/** `GET /v3/lab_tests` query (wire names). */
+export interface LabTestsListQuery {
+  lab_slug?: string;
+  collection_method?: string;
+  status?: string;
+  name?: string;
+  generation_method?: 'auto' | 'manual' | 'all';
+}
+
+/** `GET /v3/orders` query (wire names); arrays are sent as repeated keys. */
+export interface OrdersListQuery {
+  page: number;
+  size: number;
+  status?: string[];
+  order_type?: string[];
+  user_id?: string;
+  start_date?: string;
+  end_date?: string;
+  search_input?: string;
+  order_key?: 'created_at' | 'patient_name' | 'last_status';
+  order_direction?: 'asc' | 'desc';
+}
+
+/** A binary answer passed through as a stream (e.g. a requisition PDF). */
+export interface BinaryAnswer {
+  body: Readable;
+  contentType: string;
+  contentLength: number | null;
+}
+
+/** Query string with repeated keys for arrays; undefined, null and '' are left out. */
+function queryString(params: Record<string, string | number | boolean | readonly (string | number)[] | undefined | null>): string {
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (Array.isArray(value)) for (const v of value) q.append(key, String(v));
+    else q.set(key, String(value));
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
 }
 
 export interface MindfulnessQuery {
@@ -67,11 +133,106 @@ export class ServiceClient {
     );
   }
 
+  // --- Lab catalogue -------------------------------------------------------------------------
+
+  /** The team's lab accounts, all in one list (the service does not paginate them). */
+  listLabAccounts(q: { status?: string; lab_account_id?: string } = {}) {
+    return this.get('list lab accounts', `/v3/lab_test/lab_account${queryString(q)}`, LabAccountsResponse);
+  }
+
+  listMarkers(q: MarkersListQuery) {
+    return this.get('list markers', `/v3/lab_tests/markers${queryString({ ...q })}`, MarkersResponse);
+  }
+
+  listLabs() {
+    return this.get('list labs', '/v3/lab_tests/labs', z.array(Lab));
+  }
+
+  listLabTests(q: LabTestsListQuery = {}) {
+    return this.get('list lab tests', `/v3/lab_tests${queryString({ ...q })}`, z.array(LabTest));
+  }
+
+  getLabTest(labTestId: string) {
+    return this.get('get lab test', `/v3/lab_tests/${encodeURIComponent(labTestId)}`, LabTest);
+  }
+
+  // --- Orders ----------------------------------------------------------------------------------
+
+  /**
+   * Places an order. `idempotencyKey` goes out as `X-Idempotency-Key`: the service answers a
+   * repeat of the same key and body with the first answer, so a retried submit makes one order.
+   */
+  createOrder(body: Record<string, unknown>, idempotencyKey?: string) {
+    return this.request(
+      'create order',
+      'POST',
+      '/v3/order/create',
+      PostOrderResponse,
+      body,
+      idempotencyKey ? { 'x-idempotency-key': idempotencyKey } : undefined,
+    );
+  }
+
+  getOrder(orderId: string) {
+    return this.get('get order', `/v3/order/${encodeURIComponent(orderId)}`, Order);
+  }
+
+  listOrders(q: OrdersListQuery) {
+    return this.get('list orders', `/v3/orders${queryString({ ...q })}`, OrdersResponse);
+  }
+
+  cancelOrder(orderId: string) {
+    return this.request('cancel order', 'POST', `/v3/order/${encodeURIComponent(orderId)}/cancel`, PostOrderResponse);
+  }
+
+  /** The requisition PDF, streamed through unparsed. */
+  orderRequisitionPdf(orderId: string): Promise<BinaryAnswer> {
+    return this.binary('requisition pdf', `/v3/order/${encodeURIComponent(orderId)}/requisition/pdf`);
+  }
+
+  private async binary(operation: string, path: string): Promise<BinaryAnswer> {
+    let res: Response;
+    try {
+      res = await fetch(this.baseUrl + path, {
+        headers: { 'x-service-api-key': this.opts.apiKey, accept: 'application/pdf, application/json' },
+        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 15_000),
+      });
+    } catch (err) {
+      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+      throw new UpstreamError(timedOut ? 504 : 0, null, operation);
+    }
+    if (!res.ok) {
+      const text = await res.text().catch(() => '');
+      let detail: unknown = text.slice(0, 200);
+      try {
+        const json: unknown = JSON.parse(text);
+        if (json && typeof json === 'object' && 'detail' in json) detail = (json as { detail: unknown }).detail;
+      } catch {
+        /* not JSON */
+      }
+      throw new UpstreamError(res.status, detail, operation);
+    }
+    if (!res.body) throw new UpstreamError(502, `empty answer for ${operation}`, operation);
+    const length = Number.parseInt(res.headers.get('content-length') ?? '', 10);
+    return {
+      body: Readable.fromWeb(res.body as WebReadableStream<Uint8Array>),
+      contentType: res.headers.get('content-type') ?? 'application/octet-stream',
+      contentLength: Number.isSafeInteger(length) && length >= 0 ? length : null,
+    };
+  }
+
   private async get<S extends z.ZodType>(operation: string, path: string, schema: S): Promise<z.output<S>> {
     return this.request(operation, 'GET', path, schema);
   }
 
-  private async request<S extends z.ZodType>(operation: string, method: string, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
+  private async request<S extends z.ZodType>(
+    operation: string,
+    method: string,
+    path: string,
+    schema: S,
+    body?: unknown,
+    extraHeaders?: Record<string, string>,
+  ): Promise<z.output<S>> {
     let res: Response;
     try {
       res = await fetch(this.baseUrl + path, {
@@ -80,6 +241,7 @@ export class ServiceClient {
           'x-service-api-key': this.opts.apiKey,
           accept: 'application/json',
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...extraHeaders,
         },
         body: body !== undefined ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(this.opts.timeoutMs ?? 15_000),

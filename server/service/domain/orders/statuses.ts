@@ -1,3 +1,4 @@
+import { NEEDS_ATTENTION_LOW_STATUSES } from '../../../contract';
 /**
  * Order statuses. The wire's OrderStatus is `<top>.<collection method>.<low>` (wire-facts §4.5);
  * both parts may gain values, so readers must never match them exhaustively.
@@ -57,12 +58,4 @@ export const HAPPY_PATHS: Record<string, Step[]> = {
 export const FINAL_TOPS = new Set(['completed', 'cancelled', 'failed']);
 
 /** Orders a lab operations person should look at: problems in transit, failures, lost samples. */
-export const NEEDS_ATTENTION_LOW = new Set([
-  'problem_in_transit_customer',
-  'problem_in_transit_lab',
-  'failure_to_deliver_to_customer',
-  'failure_to_deliver_to_lab',
-  'sample_error',
-  'lost',
-  'redraw_available',
-]);
+export const NEEDS_ATTENTION_LOW = new Set<string>(NEEDS_ATTENTION_LOW_STATUSES);

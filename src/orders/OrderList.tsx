@@ -1,0 +1,112 @@
+import { Tab, Tabs, Typography } from '@mui/material';
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
+import {
+  AutocompleteInput,
+  DataTable,
+  DateField,
+  List,
+  ReferenceField,
+  ReferenceInput,
+  SearchInput,
+  SelectArrayInput,
+  TextField,
+  useListContext,
+} from 'react-admin';
+import { COLLECTION_METHODS, choicesOf, labelOf } from '../components/labLabels';
+import { LocalDateInput } from '../components/LocalDateInput';
+import { LocalTimeLabel } from '../components/LocalTimeLabel';
+import { ORDER_LOW_LEVEL_STATUSES, OrderStatusChip } from '../components/OrderStatusChip';
+import type { OrderRecord } from './types';
+
+export const patientName = (order: Pick<OrderRecord, 'patient_details'>): string => {
+  const d = order.patient_details ?? {};
+  const name = [d.first_name, d.last_name].filter((p) => typeof p === 'string' && p).join(' ');
+  return name;
+};
+
+const statusChoices = Object.entries(ORDER_LOW_LEVEL_STATUSES).map(([id, s]) => ({ id, name: s.label }));
+
+const filters = [
+  <SearchInput
+    key="q"
+    source="q"
+    alwaysOn
+    placeholder="Order id, sample id, patient or client user id"
+    slotProps={{ htmlInput: { 'aria-label': 'Search orders' } }}
+    sx={{ minWidth: 360 }}
+  />,
+  <SelectArrayInput key="status" source="status" label="Status" choices={statusChoices} sx={{ minWidth: 200 }} />,
+  <SelectArrayInput
+    key="collection_method"
+    source="collection_method"
+    label="Collection method"
+    choices={choicesOf(COLLECTION_METHODS)}
+    sx={{ minWidth: 200 }}
+  />,
+  <LocalDateInput key="start_date" source="start_date" label="Created from" edge="start" />,
+  <LocalDateInput key="end_date" source="end_date" label="Created until" edge="end" />,
+  <ReferenceInput key="user_id" source="user_id" reference="users">
+    <AutocompleteInput
+      label="User"
+      optionText="client_user_id"
+      filterToQuery={(q: string) => ({ q })}
+      sx={{ minWidth: 220 }}
+    />
+  </ReferenceInput>,
+];
+
+/** "All orders" and "Needs attention" (problems in transit, failures, lost samples): a filter preset. */
+export const NeedsAttentionTabs = () => {
+  const { filterValues, displayedFilters, setFilters } = useListContext();
+  const value = filterValues.needs_attention ? 'attention' : 'all';
+  const choose = (next: string) => {
+    const { needs_attention: _dropped, ...rest } = filterValues as Record<string, unknown>;
+    setFilters(next === 'attention' ? { ...rest, needs_attention: true } : rest, displayedFilters, false);
+  };
+  return (
+    <Tabs value={value} onChange={(_e, v: string) => choose(v)} aria-label="Order views" sx={{ px: 2 }}>
+      <Tab value="all" label="All orders" />
+      <Tab value="attention" label="Needs attention" icon={<WarningAmberIcon fontSize="small" />} iconPosition="start" />
+    </Tabs>
+  );
+};
+
+const Column = DataTable.Col<OrderRecord>;
+
+const NoMatch = () => {
+  const { filterValues } = useListContext();
+  return (
+    <Typography sx={{ p: 2 }} color="text.secondary">
+      {filterValues.needs_attention ? 'No order needs attention right now.' : 'No orders match these filters.'}
+    </Typography>
+  );
+};
+
+// Sortable as the BFF allows: created_at, patient_name and last_status (the status column, which
+// shows low_level_status). Any other sort would be a 400.
+// The create button shows when App.tsx gives the resource its create view (orders:write only).
+// No CSV export: orders carry patient details, which should not leave the dashboard in bulk.
+export const OrderList = () => (
+  <List<OrderRecord> sort={{ field: 'created_at', order: 'DESC' }} filters={filters} perPage={25} empty={false} exporter={false}>
+    <NeedsAttentionTabs />
+    <DataTable<OrderRecord> rowClick="show" bulkActionButtons={false} empty={<NoMatch />}>
+      <Column source="created_at" label={<LocalTimeLabel label="Created" />}>
+        <DateField source="created_at" showTime />
+      </Column>
+      <Column source="patient_name" label="Patient" render={(r) => patientName(r) || '—'} />
+      <Column source="user_id" label="User" disableSort>
+        <ReferenceField source="user_id" reference="users" link={false}>
+          <TextField source="client_user_id" />
+        </ReferenceField>
+      </Column>
+      <Column label="Lab test" disableSort render={(r) => r.lab_test?.name ?? ''} />
+      <Column label="Collection" disableSort render={(r) => labelOf(COLLECTION_METHODS, r.details?.type)} />
+      <Column
+        source="last_status"
+        label="Status"
+        render={(r) => <OrderStatusChip value={r.low_level_status} size="small" />}
+      />
+      <Column source="status" label="Stage" disableSort render={(r) => <OrderStatusChip value={r.status} level="top" size="small" />} />
+    </DataTable>
+  </List>
+);

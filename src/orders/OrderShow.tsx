@@ -1,0 +1,215 @@
+import type { ReactNode } from 'react';
+import { Box, Card, CardContent, CardHeader, Chip, Grid, Stack, Typography } from '@mui/material';
+import { Link, ReferenceField, Show, TopToolbar, useCreatePath, useRecordContext, WithRecord } from 'react-admin';
+import { LabAccountStatusChip } from '../lab-accounts/LabAccountStatusChip';
+import type { LabAccountRecord } from '../lab-accounts/types';
+import { BILLING_TYPES, COLLECTION_METHODS, LAB_NAMES, labelOf } from '../components/labLabels';
+import { viewerTimeZone } from '../components/LocalTimeLabel';
+import { OrderStatusChip } from '../components/OrderStatusChip';
+import { CancelOrderButton } from './CancelOrderButton';
+import { patientName } from './OrderList';
+import { formatInstant, OrderTimeline } from './OrderTimeline';
+import { RequisitionButton } from './RequisitionButton';
+import type { OrderRecord } from './types';
+
+const Muted = ({ children }: { children: ReactNode }) => (
+  <Typography variant="body2" color="text.secondary" component="span">
+    {children}
+  </Typography>
+);
+
+/** A label over a value, as SimpleShowLayout lays them out, for values read from free-form objects. */
+const Item = ({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) => (
+  <Grid size={{ xs: 12, sm: wide ? 12 : 6 }}>
+    <Typography variant="caption" color="text.secondary" component="div">
+      {label}
+    </Typography>
+    <Box sx={{ typography: 'body2' }}>{children === '' || children == null ? <Muted>Not given</Muted> : children}</Box>
+  </Grid>
+);
+
+const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+
+const OrderTitle = () => {
+  const record = useRecordContext<OrderRecord>();
+  if (!record) return null;
+  const name = patientName(record);
+  return <span>Order {String(record.id).slice(0, 8)}{name ? ` for ${name}` : ''}</span>;
+};
+
+const OrderActions = () => (
+  <TopToolbar>
+    <RequisitionButton />
+    <CancelOrderButton />
+  </TopToolbar>
+);
+
+const Section = ({ title, label, subheader, children }: { title: string; label?: string; subheader?: string; children: ReactNode }) => (
+  <Card component="section" aria-label={label ?? title}>
+    <CardHeader title={title} subheader={subheader} />
+    <CardContent sx={{ pt: 0 }}>{children}</CardContent>
+  </Card>
+);
+
+const Summary = ({ record }: { record: OrderRecord }) => {
+  const createPath = useCreatePath();
+  const markers = record.lab_test?.markers ?? [];
+  const shipment = record.details?.data?.shipment;
+  return (
+    <Section title="Order" subheader={`Times in your local time zone (${viewerTimeZone()})`}>
+      <Stack direction="row" spacing={1} sx={{ mb: 2 }} aria-label="Order status">
+        <OrderStatusChip value={record.status} level="top" />
+        <OrderStatusChip value={record.low_level_status} />
+      </Stack>
+      <Grid container spacing={2}>
+        <Item label="Order id">{record.id}</Item>
+        <Item label="User">
+          <ReferenceField source="user_id" reference="users" link="show" />
+        </Item>
+        <Item label="Created">{formatInstant(record.created_at)}</Item>
+        <Item label="Last updated">{formatInstant(record.updated_at)}</Item>
+        <Item label="Lab test">
+          {record.lab_test?.name}
+          {record.lab_test?.lab ? ` (${record.lab_test.lab.name})` : ''}
+        </Item>
+        <Item label="Collection method">{labelOf(COLLECTION_METHODS, record.details?.type)}</Item>
+        <Item label="Billing type">{labelOf(BILLING_TYPES, record.billing_type)}</Item>
+        <Item label="Priority">{record.priority ? 'STAT' : 'Routine'}</Item>
+        <Item label="Sample id">{record.sample_id ?? ''}</Item>
+        <Item label="Origin">{record.origin ?? ''}</Item>
+        {record.original_order_id && (
+          <Item label="Replaces order">
+            <Link to={createPath({ resource: 'orders', id: record.original_order_id, type: 'show' })}>{record.original_order_id}</Link>
+            {record.update_reason ? ` (${record.update_reason === 'INCORRECT_LAB' ? 'incorrect lab' : record.update_reason})` : ''}
+          </Item>
+        )}
+        {shipment && (
+          <Item label="Shipment" wide>
+            {[
+              shipment.outbound_tracking_number && `To patient: ${shipment.outbound_courier ?? ''} ${shipment.outbound_tracking_number}`,
+              shipment.inbound_tracking_number && `To lab: ${shipment.inbound_courier ?? ''} ${shipment.inbound_tracking_number}`,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </Item>
+        )}
+        <Item label="Markers" wide>
+          {markers.length ? (
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+              {markers.map((m) => (
+                <Chip key={m.id} label={m.name} size="small" variant="outlined" />
+              ))}
+            </Box>
+          ) : (
+            ''
+          )}
+        </Item>
+      </Grid>
+    </Section>
+  );
+};
+
+const Patient = ({ record }: { record: OrderRecord }) => {
+  const d = record.patient_details ?? {};
+  return (
+    <Section title="Patient">
+      <Grid container spacing={2}>
+        <Item label="Name">{patientName(record)}</Item>
+        <Item label="Date of birth">{str(d.dob).slice(0, 10)}</Item>
+        <Item label="Gender">{str(d.gender)}</Item>
+        <Item label="Phone">{str(d.phone_number)}</Item>
+        <Item label="Email" wide>
+          {str(d.email)}
+        </Item>
+      </Grid>
+    </Section>
+  );
+};
+
+const Address = ({ record }: { record: OrderRecord }) => {
+  const a = record.patient_address ?? {};
+  const cityLine = [str(a.city), [str(a.state), str(a.zip)].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  const access = str(a.access_notes);
+  return (
+    <Section title="Address">
+      <Grid container spacing={2}>
+        <Item label="Receiver">{str(a.receiver_name)}</Item>
+        <Item label="Phone">{str(a.phone_number)}</Item>
+        <Item label="Address" wide>
+          <Box component="address" sx={{ fontStyle: 'normal' }}>
+            {[str(a.first_line), str(a.second_line), cityLine, str(a.country)].filter(Boolean).map((line) => (
+              <div key={line}>{line}</div>
+            ))}
+          </Box>
+        </Item>
+        <Item label="Access notes" wide>
+          {access ? (
+            <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid="access-notes">
+              {access}
+            </Typography>
+          ) : (
+            <Muted>None</Muted>
+          )}
+        </Item>
+      </Grid>
+    </Section>
+  );
+};
+
+const LabAccount = ({ record }: { record: OrderRecord }) => (
+  <Section title="Lab account">
+    {record.lab_account_id ? (
+      <ReferenceField<OrderRecord, LabAccountRecord> source="lab_account_id" reference="lab-accounts" link="show">
+        <WithRecord<LabAccountRecord>
+          render={(account) => (
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+              <span>
+                {account.account_name || account.provider_account_id} · {labelOf(LAB_NAMES, account.lab)}
+              </span>
+              <LabAccountStatusChip value={account.status} size="small" />
+            </Stack>
+          )}
+        />
+      </ReferenceField>
+    ) : (
+      <Muted>No lab account recorded for this order.</Muted>
+    )}
+  </Section>
+);
+
+const ClinicalNotes = ({ record }: { record: OrderRecord }) => (
+  <Section title="Clinical notes" subheader="Printed on the requisition, followed by the lab account's default notes">
+    {record.clinical_notes ? (
+      <Typography sx={{ whiteSpace: 'pre-wrap' }} data-testid="clinical-notes">
+        {record.clinical_notes}
+      </Typography>
+    ) : (
+      <Muted>None</Muted>
+    )}
+  </Section>
+);
+
+export const OrderShow = () => (
+  <Show title={<OrderTitle />} actions={<OrderActions />} component="div">
+    <WithRecord<OrderRecord>
+      render={(record) => (
+        <Grid container spacing={2} sx={{ mt: 1 }}>
+          <Grid size={{ xs: 12, md: 7 }}>
+            <Stack spacing={2}>
+              <Summary record={record} />
+              <Patient record={record} />
+              <Address record={record} />
+              <ClinicalNotes record={record} />
+            </Stack>
+          </Grid>
+          <Grid size={{ xs: 12, md: 5 }}>
+            <Stack spacing={2}>
+              <OrderTimeline />
+              <LabAccount record={record} />
+            </Stack>
+          </Grid>
+        </Grid>
+      )}
+    />
+  </Show>
+);
