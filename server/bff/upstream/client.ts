@@ -7,6 +7,7 @@ import {
   LabAccountsResponse,
   LabTest,
   MarkersResponse,
+  type MarkersQuery,
   Order,
   OrdersResponse,
   PaginatedUsers,
@@ -22,15 +23,7 @@ export interface ServiceClientOptions {
 }
 
 /** `GET /v3/lab_tests/markers` query (wire names). */
-export interface MarkersListQuery {
-  lab_slug?: string;
-  lab_id?: number[];
-  name?: string;
-  a_la_carte_enabled?: boolean;
-  lab_account_id?: string;
-  page: number;
-  size: number;
-}
+export type MarkersListQuery = z.output<typeof MarkersQuery>;
 
 /** `GET /v3/lab_tests` query (wire names). */
 export interface LabTestsListQuery {

@@ -5,18 +5,13 @@ import { labs, markers, type ServiceSchema } from '../../db/schema';
 import { requireTeamLabAccount } from './accounts';
 import { containsPattern, pageCount, refuseNul } from './query';
 import { presentLab, presentMarker } from './present';
+import type { z } from 'zod';
+import type { MarkersQuery } from '../../../contract';
 
 type Db = Database<ServiceSchema>;
 
-export interface MarkerFilter {
-  lab_slug?: string;
-  lab_id?: number[];
-  name?: string;
-  a_la_carte_enabled?: boolean;
-  lab_account_id?: string;
-  page: number;
-  size: number;
-}
+/** The validated `GET /v3/lab_tests/markers` query. */
+export type MarkerFilter = z.output<typeof MarkersQuery>;
 
 export interface MarkersPage {
   markers: MarkerComplete[];

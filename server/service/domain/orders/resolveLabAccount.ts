@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../../../store/db';
 import { labAccounts, type labs, type labTests, type markers, type ServiceSchema } from '../../db/schema';
 import { Invalid } from '../errors';
+import { findTeamLabAccount } from '../labs/accounts';
 
 type Db = Database<ServiceSchema>;
 export type LabAccountRow = typeof labAccounts.$inferSelect;
@@ -15,14 +16,6 @@ const USABLE: Record<AccountUse, readonly string[]> = { create: ['active'], impo
 
 type Loc = (string | number)[];
 
-/** Finds the team's lab account by id; another team's id is answered like an unknown one. */
-export async function findTeamLabAccount(db: Db, teamId: string, id: string): Promise<LabAccountRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(labAccounts)
-    .where(and(eq(labAccounts.teamId, teamId), eq(labAccounts.id, id)));
-  return row;
-}
 
 /**
  * The given account, checked: the team's (else 422 "unknown lab account"), not the account an
