@@ -55,7 +55,7 @@ const filters = [
   </ReferenceInput>,
 ];
 
-/** "All orders" and "Needs attention" (problems in transit, failures, lost samples): a filter preset. */
+/** "All orders" and "Needs attention" (problems in transit, failures, lost samples, redraws): a filter preset. */
 export const NeedsAttentionTabs = () => {
   const { filterValues, displayedFilters, setFilters } = useListContext();
   const value = filterValues.needs_attention ? 'attention' : 'all';

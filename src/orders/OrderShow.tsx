@@ -9,6 +9,7 @@ import { OrderStatusChip } from '../components/OrderStatusChip';
 import { CancelOrderButton } from './CancelOrderButton';
 import { patientName } from './OrderList';
 import { formatInstant, OrderTimeline } from './OrderTimeline';
+import { GENDERS } from './choices';
 import { RequisitionButton } from './RequisitionButton';
 import type { OrderRecord } from './types';
 
@@ -116,7 +117,7 @@ const Patient = ({ record }: { record: OrderRecord }) => {
       <Grid container spacing={2}>
         <Item label="Name">{patientName(record)}</Item>
         <Item label="Date of birth">{str(d.dob).slice(0, 10)}</Item>
-        <Item label="Gender">{str(d.gender)}</Item>
+        <Item label="Gender">{labelOf(GENDERS, str(d.gender))}</Item>
         <Item label="Phone">{str(d.phone_number)}</Item>
         <Item label="Email" wide>
           {str(d.email)}
