@@ -4,3 +4,4 @@ export * from './timeseries';
 export * from './admin';
 export * from './labs';
 export * from './orders';
+export * from './appointments';

@@ -12,6 +12,7 @@ import errors from './plugins/errors';
 import openapi from './plugins/openapi';
 import timeseriesRoutes from './v2/timeseries';
 import usersRoutes from './v2/users';
+import appointmentsRoutes from './v3/appointments';
 import labAccountsRoutes from './v3/labAccounts';
 import labTestsRoutes from './v3/labTests';
 import markersRoutes from './v3/markers';
@@ -78,6 +79,7 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
     await teamScope.register(labTestsRoutes);
     await teamScope.register(ordersRoutes);
     await teamScope.register(orderSandboxRoutes);
+    await teamScope.register(appointmentsRoutes);
   });
   return app;
 }

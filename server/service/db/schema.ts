@@ -318,6 +318,91 @@ export const webhookOutbox = service.table(
   (t) => [index('webhook_outbox_team_idx').on(t.teamId, t.id)],
 );
 
+/**
+ * At-home phlebotomy appointments (issue 4). `provider_record` is what the provider adapter was sent
+ * and answered (including the address's access_notes); `booking_key_id` makes a key usable once.
+ */
+export const appointments = service.table(
+  'appointments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull(),
+    type: text('type').notNull().default('phlebotomy'),
+    provider: text('provider').notNull(),
+    providerId: text('provider_id').notNull(),
+    status: text('status').notNull(),
+    eventStatus: text('event_status').notNull(),
+    address: jsonb('address').$type<Record<string, unknown>>().notNull(),
+    location: jsonb('location').$type<{ lng: number; lat: number }>().notNull(),
+    ianaTimezone: text('iana_timezone'),
+    startAt: timestamp('start_at', { withTimezone: true, mode: 'date' }),
+    endAt: timestamp('end_at', { withTimezone: true, mode: 'date' }),
+    price: integer('price'),
+    isPriority: boolean('is_priority').notNull().default(false),
+    appointmentNotes: text('appointment_notes'),
+    bookingKeyId: text('booking_key_id'),
+    /** sync | async: how the booking waits for the provider. */
+    mode: text('mode').notNull(),
+    /** When a pending attempt is given up (async timeout) or a sync reservation is rolled back. */
+    confirmDeadline: timestamp('confirm_deadline', { withTimezone: true, mode: 'date' }),
+    providerRecord: jsonb('provider_record').$type<Record<string, unknown>>().notNull(),
+    eventData: jsonb('event_data').$type<Record<string, unknown>>().notNull(),
+    externalId: text('external_id'),
+    cancellationReasonId: text('cancellation_reason_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('appointments_order_idx').on(t.orderId, t.createdAt),
+    uniqueIndex('appointments_booking_key_idx').on(t.bookingKeyId),
+  ],
+);
+
+export const appointmentEvents = service.table(
+  'appointment_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    appointmentId: uuid('appointment_id')
+      .notNull()
+      .references(() => appointments.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('appointment_events_appointment_idx').on(t.appointmentId, t.id)],
+);
+
+/** Booking keys already used (by a booking or a reschedule): a key books once. Its row goes with a rolled-back booking. */
+export const appointmentBookingKeys = service.table('appointment_booking_keys', {
+  keyId: text('key_id').primaryKey(),
+  appointmentId: uuid('appointment_id')
+    .notNull()
+    .references(() => appointments.id, { onDelete: 'cascade' }),
+  usedAt: createdAt(),
+});
+
+/**
+ * Provider capacity per slot: `booked` places of `capacity` are taken. A booking takes a place with
+ * one conditional UPDATE (booked < capacity), so concurrent bookings never oversell a slot.
+ */
+export const appointmentSlots = service.table(
+  'appointment_slots',
+  {
+    provider: text('provider').notNull(),
+    startAt: timestamp('start_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endAt: timestamp('end_at', { withTimezone: true, mode: 'date' }).notNull(),
+    capacity: integer('capacity').notNull(),
+    booked: integer('booked').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.startAt] })],
+);
+
 export const serviceSchema = {
   teams,
   apiKeys,
@@ -335,5 +420,9 @@ export const serviceSchema = {
   idempotencyKeys,
   jobs,
   webhookOutbox,
+  appointments,
+  appointmentEvents,
+  appointmentSlots,
+  appointmentBookingKeys,
 };
 export type ServiceSchema = typeof serviceSchema;

@@ -1,6 +1,8 @@
 import type { Database } from '../../store/db';
 import type { JobHandler } from '../../store/jobs';
 import type { ServiceSchema } from '../db/schema';
+import { APPOINTMENT_CONFIRM_KIND } from '../domain/appointments/book';
+import { runConfirmJob } from '../domain/appointments/confirmJob';
 import { advanceOrder, ORDER_ADVANCE_KIND, type Rand } from '../domain/orders/lifecycle';
 import { runSimulateStep, SIMULATE_STEP_KIND } from '../domain/orders/simulate';
 
@@ -18,6 +20,10 @@ export function jobHandlers(db: Database<ServiceSchema>, opts: JobHandlerOptions
     },
     [SIMULATE_STEP_KIND]: async (payload, ctx) => {
       await runSimulateStep(db, payload, ctx);
+    },
+    [APPOINTMENT_CONFIRM_KIND]: async (payload) => {
+      const { retryAt } = await runConfirmJob(db, payload, undefined, random);
+      return retryAt ? { retryAt } : undefined;
     },
   };
 }

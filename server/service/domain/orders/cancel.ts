@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../../store/db';
 import { orders, type ServiceSchema } from '../../db/schema';
+import { cancelActiveAppointmentOfOrder } from '../appointments/transitions';
 import { Invalid, NotFound } from '../errors';
 import type { PostOrderAnswer } from './create';
 import { presentOrders } from './present';
@@ -30,6 +31,8 @@ export async function cancelOrder(db: Db, teamId: string, orderId: string): Prom
       );
     }
     const updated = await moveOrder(tx, row, 'cancelled', 'cancelled');
+    // Its appointment, if any, is cancelled too and gives its slot back.
+    await cancelActiveAppointmentOfOrder(tx, row.id, { reason: 'order_cancelled' });
     const [order] = await presentOrders(tx, [updated]);
     return { order: order!, status: 'success', message: 'Order cancelled' };
   });

@@ -1,0 +1,65 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { Invalid } from '../errors';
+
+/**
+ * Booking keys: `<base64url(JSON payload)>.<base64url(HMAC-SHA256)>`, signed with a secret kept in
+ * the store (settings `booking_key_signing_key`). The payload names the team, the provider, the
+ * slot (start/end, price, priority), a digest of the address it was offered for, when it expires,
+ * and a random nonce that makes each key single-use.
+ */
+export const BookingKeyPayload = z.object({
+  v: z.literal(1),
+  t: z.string(),
+  p: z.string(),
+  s: z.string(),
+  e: z.string(),
+  a: z.string(),
+  x: z.string(),
+  pr: z.number(),
+  pp: z.boolean(),
+  n: z.string(),
+});
+export type BookingKeyPayload = z.infer<typeof BookingKeyPayload>;
+
+export const BOOKING_KEY_SECRET = 'booking_key_signing_key';
+/** How long a slot offer stays bookable. */
+export const BOOKING_KEY_TTL_MS = 15 * 60_000;
+
+const LOC = ['body', 'booking_key'];
+
+export class BookingKeyCodec {
+  constructor(private readonly secret: string) {}
+
+  encode(payload: Omit<BookingKeyPayload, 'v' | 'n'>): string {
+    const full: BookingKeyPayload = { v: 1, ...payload, n: randomBytes(9).toString('base64url') };
+    const body = Buffer.from(JSON.stringify(full)).toString('base64url');
+    return `${body}.${this.sign(body)}`;
+  }
+
+  /** The key's payload; 422 at body.booking_key when it is malformed, tampered with or another team's. */
+  decode(key: string, teamId: string): BookingKeyPayload {
+    const [body, sig, extra] = key.split('.');
+    if (!body || !sig || extra !== undefined) throw new Invalid(LOC, 'booking_key is malformed', 'value_error.booking_key');
+    const expected = Buffer.from(this.sign(body));
+    const given = Buffer.from(sig);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      throw new Invalid(LOC, 'booking_key is invalid or was tampered with', 'value_error.booking_key');
+    }
+    let parsed: BookingKeyPayload | undefined;
+    try {
+      const r = BookingKeyPayload.safeParse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
+      if (r.success) parsed = r.data;
+    } catch {
+      /* below */
+    }
+    if (!parsed) throw new Invalid(LOC, 'booking_key is malformed', 'value_error.booking_key');
+    // Another team's key is answered like an invalid one.
+    if (parsed.t !== teamId) throw new Invalid(LOC, 'booking_key is invalid or was tampered with', 'value_error.booking_key');
+    return parsed;
+  }
+
+  private sign(body: string) {
+    return createHmac('sha256', this.secret).update(body).digest('base64url');
+  }
+}
