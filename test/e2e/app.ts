@@ -162,3 +162,18 @@ export async function startApp(credentials: AppCredentials, timeoutMs = 180_000)
   }
   return app;
 }
+
+/** Debian's chromium, with the flags this closed network needs (no background connections). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const ARTIFACTS = path.join(repoRoot, 'test', 'e2e', 'artifacts');
+/** UI waits: generous, this is about behaviour, not speed. */
+export const UI = 30_000;

@@ -11,21 +11,8 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupedTimeseriesResponse, PaginatedUsers, User } from '../../server/contract';
-import { ensureDashboardBuilt, repoRoot, startApp, type RunningApp } from './app';
+import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ensureDashboardBuilt, startApp, UI, type RunningApp } from './app';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const ARTIFACTS = path.join(repoRoot, 'test', 'e2e', 'artifacts');
-/** UI waits: generous, this is about behaviour, not speed. */
-const UI = 30_000;
 
 const credentials = {
   adminEmail: 'e2e.admin@labdesk.test',

@@ -66,3 +66,23 @@ export interface PhlebotomyProvider {
   /** The ticket's state at `now`. */
   poll(ticket: ProviderTicket, now?: Date): TicketState;
 }
+
+type AddressInput = { first_line: string; second_line?: string | null; city: string; state: string; zip_code: string; access_notes?: string | null };
+
+/** The address as a provider receives it, access notes included (they go with every booking and reschedule). */
+export function providerAddress(address: AddressInput): ProviderBookingRequest['address'] {
+  return {
+    first_line: address.first_line,
+    second_line: address.second_line ?? null,
+    city: address.city,
+    state: address.state,
+    zip_code: address.zip_code,
+    access_notes: address.access_notes ?? null,
+  };
+}
+
+/** The patient as a provider receives it, from the order's patient details. */
+export function providerPatient(details: Record<string, unknown>): ProviderBookingRequest['patient'] {
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  return { first_name: str(details.first_name), last_name: str(details.last_name), phone_number: str(details.phone_number) };
+}

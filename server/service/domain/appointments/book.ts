@@ -17,6 +17,7 @@ import type { BookingKeyCodec, BookingKeyPayload } from './bookingKey';
 import { activeAppointmentRow, lockAppointmentAndOrder, presentAppointment, type AppointmentRow } from './present';
 import { APPOINTMENT_CREATED, confirmAppointment, moveOrderTo, rollBackReservation } from './transitions';
 import { zipArea } from './zips';
+import { providerAddress, providerPatient } from '../../providers/types';
 
 type Db = Database<ServiceSchema>;
 
@@ -130,22 +131,14 @@ export async function bookAppointment(db: Db, codec: BookingKeyCodec, teamId: st
     const active = await activeAppointmentRow(tx, order.id);
     if (active) throw new ServiceError(409, `The order already has a ${active.status} appointment; cancel it first`);
     await takePlace(tx, template);
-    const patient = locked.patientDetails as Record<string, string | undefined>;
     const request: ProviderBookingRequest = {
       appointment_id: id,
       order_id: order.id,
       slot_start: template.start.toISOString(),
       slot_end: template.end.toISOString(),
       iana_timezone: area.zone,
-      address: {
-        first_line: address.first_line,
-        second_line: address.second_line ?? null,
-        city: address.city,
-        state: address.state,
-        zip_code: address.zip_code,
-        access_notes: address.access_notes ?? null,
-      },
-      patient: { first_name: patient.first_name ?? null, last_name: patient.last_name ?? null, phone_number: patient.phone_number ?? null },
+      address: providerAddress(address),
+      patient: providerPatient(locked.patientDetails),
       appointment_notes: body.appointment_notes ?? null,
     };
     const ticket = provider.submit(request, behaviour, started, opts.random);

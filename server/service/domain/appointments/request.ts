@@ -11,6 +11,7 @@ import { resolveArea, orderUsAddress } from './address';
 import { assertBookableOrder } from './book';
 import { activeAppointmentRow, presentAppointment } from './present';
 import { APPOINTMENT_CREATED, moveOrderTo } from './transitions';
+import { providerAddress, providerPatient } from '../../providers/types';
 
 type Db = Database<ServiceSchema>;
 
@@ -39,22 +40,14 @@ export async function requestAppointment(db: Db, teamId: string, orderId: string
     assertBookableOrder(locked);
     const active = await activeAppointmentRow(tx, order.id);
     if (active) throw new ServiceError(409, `The order already has a ${active.status} appointment; cancel it first`);
-    const patient = locked.patientDetails as Record<string, string | undefined>;
     const request: ProviderBookingRequest = {
       appointment_id: id,
       order_id: order.id,
       slot_start: null,
       slot_end: null,
       iana_timezone: area.zone,
-      address: {
-        first_line: address.first_line,
-        second_line: address.second_line,
-        city: address.city,
-        state: address.state,
-        zip_code: address.zip_code,
-        access_notes: accessNotes,
-      },
-      patient: { first_name: patient.first_name ?? null, last_name: patient.last_name ?? null, phone_number: patient.phone_number ?? null },
+      address: providerAddress(address),
+      patient: providerPatient(locked.patientDetails),
       appointment_notes: body.appointment_notes ?? null,
     };
     const ticket = provider.submit(request, behaviour);

@@ -24,6 +24,7 @@ import {
 import type { BookingKeyCodec } from './bookingKey';
 import { latestAppointmentRow, lockAppointment, lockAppointmentAndOrder, presentAppointment, type AppointmentRow } from './present';
 import { APPOINTMENT_UPDATED, moveOrderTo, releasePlace } from './transitions';
+import { providerAddress } from '../../providers/types';
 
 type Db = Database<ServiceSchema>;
 
@@ -93,14 +94,7 @@ export async function rescheduleAppointment(db: Db, codec: BookingKeyCodec, team
       slot_start: template.start.toISOString(),
       slot_end: template.end.toISOString(),
       iana_timezone: area.zone,
-      address: {
-        first_line: address.first_line,
-        second_line: address.second_line ?? null,
-        city: address.city,
-        state: address.state,
-        zip_code: address.zip_code,
-        access_notes: address.access_notes ?? null,
-      },
+      address: providerAddress(address),
       appointment_notes: notes ?? null,
     };
     const ticket = provider.submit(request, behaviour, started, opts.random);
