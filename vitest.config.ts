@@ -37,6 +37,8 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
+          // One running app for the whole run (see test/e2e/globalSetup.ts).
+          globalSetup: ['test/e2e/globalSetup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

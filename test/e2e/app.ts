@@ -131,7 +131,9 @@ export async function startApp(credentials: AppCredentials, timeoutMs = 180_000)
         /* already gone */
       }
       const deadline = Date.now() + 20_000;
-      await Promise.race([exitedPromise, new Promise((r) => setTimeout(r, 20_000))]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exitedPromise, new Promise((r) => (timer = setTimeout(r, 20_000)))]);
+      clearTimeout(timer); // a pending timer would keep the test runner alive for 20 s
       // The supervisor exits once both parts did; wait for stragglers in the group too.
       while (groupAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       if (groupAlive(pid)) {

@@ -1,25 +1,21 @@
 /**
- * End to end: the real app (`server/main.ts`: supervisor, service, BFF, built dashboard) on free
- * ports with a fresh data directory, driven in Debian's Chromium through playwright-core.
+ * End to end: the real app (`server/main.ts`: supervisor, service, BFF, built dashboard, started once
+ * for the run by globalSetup.ts on free ports with a fresh data directory), driven in Debian's
+ * Chromium through playwright-core.
  *
  * Run: `npx vitest run --project e2e` (needs /usr/bin/chromium; no browser is ever downloaded).
  * Screenshots land in test/e2e/artifacts/.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { GroupedTimeseriesResponse, PaginatedUsers, User } from '../../server/contract';
-import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ensureDashboardBuilt, startApp, UI, type RunningApp } from './app';
+import { ARTIFACTS, UI } from './app';
+import { openBrowser, type BrowserSession } from './browser';
 
 
-const credentials = {
-  adminEmail: 'e2e.admin@labdesk.test',
-  adminPassword: `E2e-${randomBytes(12).toString('base64url')}`,
-  demoApiKey: `e2e_demo_${randomBytes(24).toString('hex')}`,
-  sessionSecret: randomBytes(48).toString('base64url'),
-};
+const shared = inject('e2eApp');
+const credentials = shared.credentials;
 
 interface MindfulnessAnswer {
   start_date: string;
@@ -29,20 +25,9 @@ interface MindfulnessAnswer {
   sessions: number;
 }
 
-let app: RunningApp | undefined;
-let browser: Browser | undefined;
-let context: BrowserContext | undefined;
+let browserSession: BrowserSession | undefined;
 let page: Page | undefined;
-let browserClosing = false;
-
-/** Every response the browser got from the dashboard's origin, checked for the service key at the end. */
-const responseChecks: Promise<void>[] = [];
-const leaks: string[] = [];
-const foreignRequests: string[] = [];
-const pageErrors: string[] = [];
-const apiStatuses: string[] = [];
-/** Content types of the bodies searched for the key (html, javascript, json...). */
-const checkedBodies: string[] = [];
+let context: BrowserContext | undefined;
 
 /** The demo team's users straight from the service (the test's own view, not the browser's). */
 let allUsers: User[] = [];
@@ -55,7 +40,7 @@ function the<T>(value: T | undefined, what: string): T {
 }
 
 async function service<T>(pathAndQuery: string): Promise<T> {
-  const res = await fetch(`${the(app, 'app').serviceUrl}${pathAndQuery}`, {
+  const res = await fetch(`${shared.serviceUrl}${pathAndQuery}`, {
     headers: { 'x-service-api-key': credentials.demoApiKey, accept: 'application/json' },
   });
   if (!res.ok) throw new Error(`service ${pathAndQuery} answered ${res.status}: ${await res.text()}`);
@@ -102,35 +87,6 @@ function uniqueFragment(user: User, users: User[]): string {
   return id;
 }
 
-function watch(p: Page, origin: string) {
-  p.on('pageerror', (err) => pageErrors.push(err.message));
-  p.on('request', (req) => {
-    const url = req.url();
-    if (!url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('blob:')) foreignRequests.push(url);
-    const headers = JSON.stringify(req.headers());
-    if (headers.includes(credentials.demoApiKey)) leaks.push(`request headers of ${url}`);
-  });
-  p.on('response', (res: Response) => {
-    const url = res.url();
-    if (!url.startsWith(`${origin}/`)) return;
-    if (url.includes('/api/')) apiStatuses.push(`${res.status()} ${res.request().method()} ${url.slice(origin.length)}`);
-    responseChecks.push(
-      (async () => {
-        const headers = JSON.stringify(await res.allHeaders());
-        if (headers.includes(credentials.demoApiKey)) leaks.push(`response headers of ${url}`);
-        if (res.status() >= 300 && res.status() < 400) return;
-        const body = await res.body().catch(() => null); // a body may be gone after a navigation
-        if (body === null) return;
-        checkedBodies.push(res.headers()['content-type'] ?? '');
-        if (body.toString('utf8').includes(credentials.demoApiKey)) leaks.push(`response body of ${url}`);
-      })().catch((err: unknown) => {
-        // A response still arriving while the browser closes can no longer be read; anything else is a failure.
-        if (!browserClosing) throw err;
-      }),
-    );
-  });
-}
-
 /** The react-admin list's data rows (not the header row). */
 const dataRows = (p: Page) => p.locator('table tbody tr');
 
@@ -150,28 +106,18 @@ const summaryOf = (m: MindfulnessAnswer) =>
 
 describe('the dashboard, end to end in Chromium', () => {
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`);
-    ensureDashboardBuilt();
-    app = await startApp(credentials, 180_000);
-
     const listing = await service<PaginatedUsers>('/v2/user?limit=500');
     allUsers = listing.users;
     target = await pickTarget(allUsers);
     fragment = uniqueFragment(target, allUsers);
-    console.info(`e2e: app up at ${app.dashboardUrl}; searching "${fragment}" to find ${target.client_user_id}`);
+    console.info(`e2e dashboard: searching "${fragment}" to find ${target.client_user_id}`);
 
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: 'en-US', timezoneId: 'UTC' });
-    page = await context.newPage();
-    page.setDefaultTimeout(UI);
-    watch(page, app.dashboardUrl);
+    browserSession = await openBrowser(shared.dashboardUrl, credentials.demoApiKey);
+    ({ page, context } = browserSession);
   }, 300_000);
 
   afterAll(async () => {
-    browserClosing = true;
-    await browser?.close().catch(() => {});
-    await app?.stop();
+    await browserSession?.close();
   }, 60_000);
 
   it('seeded a directory worth browsing', () => {
@@ -181,7 +127,7 @@ describe('the dashboard, end to end in Chromium', () => {
 
   it('refuses a wrong password and says so', async () => {
     const p = the(page, 'page');
-    await p.goto(`${the(app, 'app').dashboardUrl}/`);
+    await p.goto(`${shared.dashboardUrl}/`);
     await p.getByRole('heading', { name: 'Sign in to Labdesk' }).waitFor();
     await p.getByLabel('Email').fill(credentials.adminEmail);
     await p.getByLabel('Password').fill(`${credentials.adminPassword}-wrong`);
@@ -284,8 +230,10 @@ describe('the dashboard, end to end in Chromium', () => {
   });
 
   it('never hands the service API key to the browser, and calls no other host', async () => {
-    await Promise.all(responseChecks);
-    expect(responseChecks.length).toBeGreaterThan(5);
+    const watch = the(browserSession, 'browser').watch;
+    await watch.settled();
+    const { checkedBodies, leaks, foreignRequests, pageErrors, checkErrors } = watch;
+    expect(watch.responseChecks.length).toBeGreaterThan(5);
     // The page itself, its scripts (the lazy chart chunk too) and the /api answers were all searched.
     expect(checkedBodies.filter((t) => t.includes('text/html')).length).toBeGreaterThan(0);
     expect(checkedBodies.filter((t) => t.includes('javascript')).length).toBeGreaterThan(1);
@@ -294,7 +242,7 @@ describe('the dashboard, end to end in Chromium', () => {
     expect(foreignRequests).toEqual([]);
     expect(pageErrors).toEqual([]);
     // The calls the dashboard made all went to the BFF's /api, and none failed besides the refused sign-in.
-    const failures = apiStatuses.filter((s) => !/^2\d\d /.test(s) && !/^401 POST \/api\/auth\/login/.test(s) && !/^401 GET \/api\/auth\/me/.test(s));
-    expect(failures).toEqual([]);
+    expect(checkErrors).toEqual([]);
+    expect(watch.apiFailures([/^401 POST \/api\/auth\/login/, /^401 GET \/api\/auth\/me/])).toEqual([]);
   });
 });

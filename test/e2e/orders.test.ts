@@ -1,6 +1,6 @@
 /**
- * End to end: lab orders in the real app (`server/main.ts` on free ports, fresh data directory,
- * demo seed), driven in Debian's Chromium through playwright-core, as a care coordinator would:
+ * End to end: lab orders in the real app (`server/main.ts`, started once for the run by
+ * globalSetup.ts), driven in Debian's Chromium through playwright-core, as a care coordinator would:
  * the order list and its "Needs attention" view, the order form (user autocomplete, Quest account,
  * Quest lab test, patient, address, note counters, a zip refused on the field), the new order's
  * page (timeline, lab account, notes), its requisition PDF, and finding it again in the list.
@@ -11,18 +11,15 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page, type Request, type Response } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page, Request, Response } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { LabAccount, LabTest, Order, PaginatedUsers, User } from '../../server/contract';
-import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ensureDashboardBuilt, startApp, UI, type RunningApp } from './app';
+import { ARTIFACTS, UI } from './app';
+import { openBrowser, quiet, type BrowserSession } from './browser';
 
 
-const credentials = {
-  adminEmail: 'e2e.orders@labdesk.test',
-  adminPassword: `E2e-${randomBytes(12).toString('base64url')}`,
-  demoApiKey: `e2e_demo_${randomBytes(24).toString('hex')}`,
-  sessionSecret: randomBytes(48).toString('base64url'),
-};
+const shared = inject('e2eApp');
+const credentials = shared.credentials;
 
 /** Labels of the low-level statuses the "Needs attention" view is for (problems in transit, failures). */
 const ATTENTION: Record<string, string> = {
@@ -61,22 +58,8 @@ const LAB_TEST_NAME = 'Thyroid Check';
 /** react-admin's notice when client-side validation refuses a submit. */
 const FORM_INVALID = 'The form is not valid. Please check for errors';
 
-let app: RunningApp | undefined;
-let browser: Browser | undefined;
-let context: BrowserContext | undefined;
+let browserSession: BrowserSession | undefined;
 let page: Page | undefined;
-
-/** Every response the browser got from the dashboard's origin, checked for the service key at the end. */
-const responseChecks: Promise<void>[] = [];
-const leaks: string[] = [];
-const foreignRequests: string[] = [];
-const pageErrors: string[] = [];
-const apiStatuses: string[] = [];
-const checkedBodies: string[] = [];
-/** Responses that could not be searched for the key (should stay empty). */
-const checkErrors: string[] = [];
-/** Set once afterAll starts closing the browser. */
-let closing = false;
 /** Every order submission the browser made. */
 const orderPosts: Request[] = [];
 
@@ -102,7 +85,7 @@ function the<T>(value: T | undefined, what: string): T {
 }
 
 async function service<T>(pathAndQuery: string): Promise<T> {
-  const res = await fetch(`${the(app, 'app').serviceUrl}${pathAndQuery}`, {
+  const res = await fetch(`${shared.serviceUrl}${pathAndQuery}`, {
     headers: { 'x-service-api-key': credentials.demoApiKey, accept: 'application/json' },
   });
   if (!res.ok) throw new Error(`service ${pathAndQuery} answered ${res.status}: ${await res.text()}`);
@@ -121,41 +104,6 @@ function uniqueFragment(user: User, users: User[]): string {
     }
   }
   return id;
-}
-
-function watch(p: Page, origin: string) {
-  p.on('pageerror', (err) => pageErrors.push(err.message));
-  p.on('request', (req) => {
-    const url = req.url();
-    if (!url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('blob:')) foreignRequests.push(url);
-    if (JSON.stringify(req.headers()).includes(credentials.demoApiKey)) leaks.push(`request headers of ${url}`);
-    if (req.method() === 'POST' && new URL(url).pathname === '/api/orders') orderPosts.push(req);
-  });
-  p.on('response', (res: Response) => {
-    const url = res.url();
-    if (!url.startsWith(`${origin}/`)) return;
-    if (url.includes('/api/')) apiStatuses.push(`${res.status()} ${res.request().method()} ${url.slice(origin.length)}`);
-    responseChecks.push(
-      (async () => {
-        const headers = JSON.stringify(await res.allHeaders());
-        if (headers.includes(credentials.demoApiKey)) leaks.push(`response headers of ${url}`);
-        if (res.status() >= 300 && res.status() < 400) return;
-        const body = await res.body().catch(() => null); // a body may be gone after a navigation
-        if (body === null) return;
-        checkedBodies.push(res.headers()['content-type'] ?? '');
-        if (body.toString('latin1').includes(credentials.demoApiKey)) leaks.push(`response body of ${url}`);
-      })().catch((err: unknown) => {
-        // A response still arriving while afterAll closes the browser cannot be read any more.
-        if (!closing) checkErrors.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);
-      }),
-    );
-  });
-}
-
-/** A wait started ahead of the action it waits for: when a step fails first, its rejection is not "unhandled". */
-function quiet<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => {});
-  return promise;
 }
 
 /** The react-admin list's data rows (not the header row). */
@@ -202,10 +150,6 @@ async function choose(p: Page, label: RegExp, option: string | RegExp) {
 
 describe('lab orders, end to end in Chromium', () => {
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`);
-    ensureDashboardBuilt();
-    app = await startApp(credentials, 180_000);
-
     allUsers = (await service<PaginatedUsers>('/v2/user?limit=500')).users;
     // A user well past the first page of the autocomplete's suggestions: only typing finds them.
     orderUser = allUsers[Math.min(137, allUsers.length - 1)];
@@ -221,16 +165,15 @@ describe('lab orders, end to end in Chromium', () => {
     const attention = Object.keys(ATTENTION).map((s) => `status=${s}`).join('&');
     seededAttention = (await service<OrdersPage>(`/v3/orders?size=1&${attention}`)).total;
     console.info(
-      `e2e orders: app up at ${app.dashboardUrl}; ${seededOrders} orders (${seededAttention} need attention); ` +
+      `e2e orders: ${seededOrders} orders (${seededAttention} need attention); ` +
         `ordering for ${orderUser?.client_user_id} by typing "${fragment}"; patient ${patient.firstName} ${patient.lastName}`,
     );
 
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: 'en-US', timezoneId: 'UTC', acceptDownloads: true });
-    page = await context.newPage();
-    page.setDefaultTimeout(UI);
-    watch(page, app.dashboardUrl);
+    browserSession = await openBrowser(shared.dashboardUrl, credentials.demoApiKey, { acceptDownloads: true });
+    ({ page } = browserSession);
+    browserSession.watch.onRequest((req) => {
+      if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/orders') orderPosts.push(req);
+    });
   }, 300_000);
 
   // One flow: once a step fails, the later ones would only time out on its consequences (the
@@ -244,9 +187,7 @@ describe('lab orders, end to end in Chromium', () => {
   });
 
   afterAll(async () => {
-    closing = true;
-    await browser?.close().catch(() => {});
-    await app?.stop();
+    await browserSession?.close();
   }, 60_000);
 
   it('seeded users, an active Quest account that bills client_bill in TX, its lab tests and demo orders', () => {
@@ -261,7 +202,7 @@ describe('lab orders, end to end in Chromium', () => {
 
   it('signs in as the admin', async () => {
     const p = the(page, 'page');
-    await p.goto(`${the(app, 'app').dashboardUrl}/`);
+    await p.goto(`${shared.dashboardUrl}/`);
     await p.getByRole('heading', { name: 'Sign in to Labdesk' }).waitFor();
     await p.getByLabel('Email').fill(credentials.adminEmail);
     await p.getByLabel('Password').fill(credentials.adminPassword);
@@ -527,7 +468,9 @@ describe('lab orders, end to end in Chromium', () => {
   });
 
   it('never hands the service API key to the browser, calls no other host, and throws no page errors', async () => {
-    await Promise.all(responseChecks);
+    const watch = the(browserSession, 'browser').watch;
+    await watch.settled();
+    const { checkedBodies, checkErrors, leaks, foreignRequests, pageErrors } = watch;
     expect(checkedBodies.filter((t) => t.includes('text/html')).length).toBeGreaterThan(0);
     expect(checkedBodies.filter((t) => t.includes('javascript')).length).toBeGreaterThan(0);
     expect(checkedBodies.filter((t) => t.includes('json')).length).toBeGreaterThan(5);
@@ -536,8 +479,7 @@ describe('lab orders, end to end in Chromium', () => {
     expect(leaks).toEqual([]);
     expect(foreignRequests).toEqual([]);
     expect(pageErrors).toEqual([]);
-    const failures = apiStatuses.filter((s) => !/^2\d\d /.test(s) && !/^401 GET \/api\/auth\/me/.test(s));
-    expect(failures).toEqual([]);
+    expect(watch.apiFailures()).toEqual([]);
   });
 });
 

@@ -1,0 +1,110 @@
+/**
+ * The browser side of the end-to-end flows: Debian's chromium through playwright-core, and a watch
+ * on every page that collects what must never happen (the service API key reaching the browser,
+ * requests to other hosts, uncaught page errors) so each flow can assert on it at the end.
+ */
+import fs from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page, type Request, type Response } from 'playwright-core';
+import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, UI } from './app';
+
+export interface BrowserSession {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  watch: PageWatch;
+  close(): Promise<void>;
+}
+
+/** Launches chromium with one page on the dashboard's origin, watched for leaks of `secret`. */
+export async function openBrowser(origin: string, secret: string, contextOptions: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserSession> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: 'en-US', timezoneId: 'UTC', ...contextOptions });
+  const page = await context.newPage();
+  page.setDefaultTimeout(UI);
+  const watch = new PageWatch(origin, secret);
+  watch.attach(page);
+  return {
+    browser,
+    context,
+    page,
+    watch,
+    close: async () => {
+      watch.closing = true;
+      await browser.close().catch(() => {});
+    },
+  };
+}
+
+/** What a page did that the flow checks at the end: every response from the origin is searched for the secret. */
+export class PageWatch {
+  readonly responseChecks: Promise<void>[] = [];
+  readonly leaks: string[] = [];
+  readonly foreignRequests: string[] = [];
+  readonly pageErrors: string[] = [];
+  /** `200 GET /api/orders?...` for every /api answer. */
+  readonly apiStatuses: string[] = [];
+  /** Content types of the bodies searched (html, javascript, json, pdf...). */
+  readonly checkedBodies: string[] = [];
+  /** Responses that could not be searched (should stay empty). */
+  readonly checkErrors: string[] = [];
+  /** Set once the browser is closing: responses still arriving then cannot be read any more. */
+  closing = false;
+  private readonly requestListeners: ((req: Request) => void)[] = [];
+
+  constructor(
+    private readonly origin: string,
+    private readonly secret: string,
+  ) {}
+
+  /** Calls `listener` with every request the page makes (e.g. to collect the form submissions). */
+  onRequest(listener: (req: Request) => void) {
+    this.requestListeners.push(listener);
+  }
+
+  attach(p: Page) {
+    const { origin, secret } = this;
+    p.on('pageerror', (err) => this.pageErrors.push(err.message));
+    p.on('request', (req) => {
+      const url = req.url();
+      if (!url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('blob:')) this.foreignRequests.push(url);
+      if (JSON.stringify(req.headers()).includes(secret)) this.leaks.push(`request headers of ${url}`);
+      for (const listener of this.requestListeners) listener(req);
+    });
+    p.on('response', (res: Response) => {
+      const url = res.url();
+      if (!url.startsWith(`${origin}/`)) return;
+      if (url.includes('/api/')) this.apiStatuses.push(`${res.status()} ${res.request().method()} ${url.slice(origin.length)}`);
+      this.responseChecks.push(
+        (async () => {
+          const headers = JSON.stringify(await res.allHeaders());
+          if (headers.includes(secret)) this.leaks.push(`response headers of ${url}`);
+          if (res.status() >= 300 && res.status() < 400) return;
+          const body = await res.body().catch(() => null); // a body may be gone after a navigation
+          if (body === null) return;
+          this.checkedBodies.push(res.headers()['content-type'] ?? '');
+          if (body.toString('latin1').includes(secret)) this.leaks.push(`response body of ${url}`);
+        })().catch((err: unknown) => {
+          if (!this.closing) this.checkErrors.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);
+        }),
+      );
+    });
+  }
+
+  /** Waits until every response seen so far has been searched. */
+  async settled(): Promise<void> {
+    await Promise.all(this.responseChecks);
+  }
+
+  /** /api answers that were not 2xx, leaving out those `expected` matches (e.g. the session probe's 401). */
+  apiFailures(expected: RegExp[] = [/^401 GET \/api\/auth\/me/]): string[] {
+    return this.apiStatuses.filter((s) => !/^2\d\d /.test(s) && !expected.some((re) => re.test(s)));
+  }
+}
+
+/** A wait started ahead of the action it waits for: when a step fails first, its rejection is not "unhandled". */
+export function quiet<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
