@@ -43,6 +43,10 @@ export interface JobWorkerOptions {
   pollMs?: number;
   leaseMs?: number;
   batchSize?: number;
+  /** Only these kinds (e.g. a worker of its own for long parses)... */
+  kinds?: readonly string[];
+  /** ...or every kind but these, so a minute of OCR never holds up a booking confirmation. */
+  excludeKinds?: readonly string[];
   onError?: (kind: string, err: unknown) => void;
 }
 
@@ -85,13 +89,17 @@ export class JobWorker {
   /** Claims and runs every job due now (up to the batch size); returns how many ran. */
   async runDueOnce(): Promise<number> {
     const leaseSeconds = Math.ceil((this.opts.leaseMs ?? 60_000) / 1000);
+    const { kinds, excludeKinds } = this.opts;
+    if (kinds && kinds.length === 0) return 0;
+    const onlyKinds = kinds ? sql`AND kind IN (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})` : sql``;
+    const notKinds = excludeKinds?.length ? sql`AND kind NOT IN (${sql.join(excludeKinds.map((k) => sql`${k}`), sql`, `)})` : sql``;
     const result = await this.db.execute(sql`
       UPDATE ${jobs} SET locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${this.workerId},
         attempts = attempts + 1
       WHERE id IN (
         SELECT id FROM ${jobs}
         WHERE done_at IS NULL AND failed_at IS NULL AND run_at <= now()
-          AND (locked_until IS NULL OR locked_until < now())
+          AND (locked_until IS NULL OR locked_until < now()) ${onlyKinds} ${notKinds}
         ORDER BY run_at, id
         LIMIT ${this.opts.batchSize ?? 10}
         FOR UPDATE SKIP LOCKED)

@@ -40,6 +40,25 @@ describe.each(storeKinds)('JobWorker (%s)', (kind) => {
   const enqueue = (kind: string, payload: Record<string, unknown> = {}, opts: { runAt?: Date; maxAttempts?: number } = {}) =>
     enqueueJob(db, kind, payload, { runAt: past(), ...opts });
 
+  it('splits work between workers by kind: a parse worker never takes a booking job, the general one never a parse', async () => {
+    const ran: string[] = [];
+    const handler: JobHandler = async (_p, ctx) => void ran.push(String(ctx.jobId));
+    const handlers = { 'test.parse': handler, 'test.book': handler, 'test.mail': handler };
+    const parse = await enqueue('test.parse');
+    const book = await enqueue('test.book');
+    const mail = await enqueue('test.mail');
+    const parseWorker = new JobWorker(db, handlers, { kinds: ['test.parse'] });
+    const general = new JobWorker(db, handlers, { excludeKinds: ['test.parse'] });
+    const idle = new JobWorker(db, handlers, { kinds: [] });
+
+    expect(await idle.runDueOnce()).toBe(0);
+    expect(await parseWorker.runDueOnce()).toBe(1);
+    expect(ran).toEqual([String(parse)]);
+    expect(await general.runDueOnce()).toBe(2);
+    expect(ran.sort()).toEqual([String(parse), String(book), String(mail)].sort());
+    for (const id of [parse, book, mail]) expect((await jobRow(id)).doneAt).not.toBeNull();
+  });
+
   it('runs each due job once, with its payload, and leaves jobs not yet due', async () => {
     const seen: { payload: Record<string, unknown>; ctx: JobContext }[] = [];
     const worker = new JobWorker(db, { 'test.echo': async (payload, ctx) => void seen.push({ payload, ctx }) });
