@@ -13,6 +13,7 @@ import { DEFAULT_SESSION_POLICY, purgeExpiredSessions, type SessionPolicy } from
 import type { BffSchema } from './db/schema';
 import { BffError } from './errors';
 import errors from './plugins/errors';
+import { appointmentsResource } from './resources/appointments';
 import { auditEventsResource } from './resources/auditEvents';
 import { labAccountsResource } from './resources/labAccounts';
 import { labsResource, labTestsResource } from './resources/labTests';
@@ -89,6 +90,9 @@ export async function buildBffApp(opts: BffAppOptions) {
       await api.register(markersResource(client), { prefix: '/markers' });
       await api.register(labTestsResource(client), { prefix: '/lab-tests' });
       await api.register(labsResource(client), { prefix: '/labs' });
+      // Full paths (/appointments/..., /orders/:id/appointment/...): the actions sit under the
+      // orders' URLs but are the appointments' routes. Addresses and notes: path-only log lines.
+      await api.register(appointmentsResource(client), { logSerializers: pathOnlyLogSerializers });
       // Unknown /api routes too: 401 without a session, 403 without the CSRF token, then 404.
       api.setNotFoundHandler({ preHandler: requireSession }, async (req) => {
         throw new BffError(404, `No route ${req.method} ${req.url.split('?')[0]}`);

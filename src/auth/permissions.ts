@@ -9,6 +9,8 @@ const SHOWN: Record<string, readonly string[]> = {
   'orders:read': ['admin', 'coordinator', 'lab_ops'],
   'orders:write': ['admin', 'coordinator'],
   'catalogue:read': ['admin', 'coordinator', 'lab_ops'],
+  'appointments:read': ['admin', 'coordinator', 'lab_ops'],
+  'appointments:write': ['admin', 'coordinator'],
 };
 
 export function can(role: unknown, permission: keyof typeof SHOWN): boolean {

@@ -15,6 +15,10 @@ export const PERMISSIONS = {
   'orders:write': ['admin', 'coordinator'],
   /** The lab catalogue: lab accounts, labs, lab tests and markers. */
   'catalogue:read': ['admin', 'coordinator', 'lab_ops'],
+  /** At-home phlebotomy appointments and the slots on offer (patient address, access notes). */
+  'appointments:read': ['admin', 'coordinator', 'lab_ops'],
+  /** Booking, requesting, rescheduling and cancelling appointments (scheduling is the coordinators' job). */
+  'appointments:write': ['admin', 'coordinator'],
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;
 

@@ -75,3 +75,23 @@ export function idsFilter(filter: Filter): string[] | undefined {
 export function sliceRange<T>(all: T[], [first, last]: readonly [number, number]) {
   return { items: all.slice(first, last + 1), total: all.length, hasNextPage: last + 1 < all.length };
 }
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A range bound: an instant (ISO with Z or an offset) passes as is; a bare date is a whole UTC day
+ * (its first millisecond for `start_date`, its last for `end_date`, so both bounds are inclusive).
+ */
+export function dateBoundFilter(filter: Filter, key: 'start_date' | 'end_date'): string | undefined {
+  const raw = stringFilter(filter, key, 40);
+  if (raw === undefined) return undefined;
+  const problem = () => bad(key, 'a date (YYYY-MM-DD) or a date-time with Z or an offset');
+  if (DATE_ONLY.test(raw)) {
+    const iso = `${raw}T${key === 'start_date' ? '00:00:00.000' : '23:59:59.999'}Z`;
+    if (Number.isNaN(Date.parse(iso)) || new Date(iso).toISOString().slice(0, 10) !== raw) throw problem();
+    return iso;
+  }
+  if (!DATE_TIME.test(raw) || Number.isNaN(Date.parse(raw))) throw problem();
+  return new Date(raw).toISOString();
+}

@@ -6,7 +6,7 @@ import { BffError } from '../errors';
 import type { ListParams } from '../pagination';
 import type { OrdersListQuery } from '../upstream/client';
 import { NEEDS_ATTENTION_LOW_STATUSES } from '../../contract';
-import { booleanFilter, stringFilter, stringListFilter, uuidFilter } from './filters';
+import { booleanFilter, dateBoundFilter, stringFilter, stringListFilter, uuidFilter } from './filters';
 
 /**
  * Low-level statuses of orders that need someone from lab operations: problems in transit and
@@ -21,29 +21,6 @@ const SORT_KEYS: Record<string, OrdersListQuery['order_key']> = {
   patient_name: 'patient_name',
   last_status: 'last_status',
 };
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/**
- * A range bound: an instant (ISO with Z or an offset) passes as is; a bare date is a whole UTC day
- * (start of day for `start_date`, end of day for `end_date`, so both bounds are inclusive).
- */
-function dateBound(filter: Record<string, unknown>, key: 'start_date' | 'end_date'): string | undefined {
-  const raw = stringFilter(filter, key, 40);
-  if (raw === undefined) return undefined;
-  const problem = () =>
-    new BffError(400, `filter.${key} must be a date (YYYY-MM-DD) or a date-time with Z or an offset`, {
-      [`filter.${key}`]: 'must be a date (YYYY-MM-DD) or a date-time with Z or an offset',
-    });
-  if (DATE_ONLY.test(raw)) {
-    const iso = `${raw}T${key === 'start_date' ? '00:00:00.000' : '23:59:59.999'}Z`;
-    if (Number.isNaN(Date.parse(iso)) || new Date(iso).toISOString().slice(0, 10) !== raw) throw problem();
-    return iso;
-  }
-  if (!DATE_TIME.test(raw) || Number.isNaN(Date.parse(raw))) throw problem();
-  return new Date(raw).toISOString();
-}
 
 export interface OrdersListPlan {
   /** The upstream query without page/size; null when the filters can match nothing (no call needed). */
@@ -66,8 +43,8 @@ export function planOrdersList(params: ListParams): OrdersListPlan {
   }
   const orderType = stringListFilter(filter, 'collection_method');
   const userId = uuidFilter(filter, 'user_id');
-  const startDate = dateBound(filter, 'start_date');
-  const endDate = dateBound(filter, 'end_date');
+  const startDate = dateBoundFilter(filter, 'start_date');
+  const endDate = dateBoundFilter(filter, 'end_date');
   const search = stringFilter(filter, 'q', 200);
   if (startDate && endDate && startDate > endDate) {
     throw new BffError(400, 'filter.start_date must not be after filter.end_date', { 'filter.start_date': 'must not be after end_date' });

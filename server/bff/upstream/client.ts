@@ -2,6 +2,9 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { z } from 'zod';
 import {
+  Appointment,
+  AvailabilityResponse,
+  CancellationReasons,
   GroupedTimeseriesResponse,
   Lab,
   LabAccountsResponse,
@@ -20,6 +23,12 @@ export interface ServiceClientOptions {
   baseUrl: string;
   apiKey: string;
   timeoutMs?: number;
+  /**
+   * For calls that wait for a phlebotomy provider (a synchronous book or a reschedule waits up to
+   * 30 s upstream): a longer limit than `timeoutMs`, so the BFF does not give up on a booking the
+   * service is still confirming. Default 45 s (or `timeoutMs` when that is longer).
+   */
+  slowTimeoutMs?: number;
 }
 
 /** `GET /v3/lab_tests/markers` query (wire names). */
@@ -66,6 +75,8 @@ function queryString(params: Record<string, string | number | boolean | readonly
   const s = q.toString();
   return s ? `?${s}` : '';
 }
+
+const appointmentPath = (orderId: string) => `/v3/order/${encodeURIComponent(orderId)}/phlebotomy/appointment`;
 
 export interface MindfulnessQuery {
   start_date: string;
@@ -183,6 +194,50 @@ export class ServiceClient {
     return this.binary('requisition pdf', `/v3/order/${encodeURIComponent(orderId)}/requisition/pdf`);
   }
 
+  // --- At-home phlebotomy appointments ---------------------------------------------------------
+
+  /** The order's latest appointment (any status); 404 when the order has none (or is unknown). */
+  getOrderAppointment(orderId: string) {
+    return this.get('get appointment', appointmentPath(orderId), Appointment);
+  }
+
+  /** Slots of 14 days at an address (a bare USAddress body); `startDate` is YYYY-MM-DD. */
+  appointmentAvailability(address: Record<string, unknown>, startDate?: string) {
+    return this.request(
+      'appointment availability',
+      'POST',
+      `/v3/order/phlebotomy/appointment/availability${queryString({ start_date: startDate })}`,
+      AvailabilityResponse,
+      address,
+    );
+  }
+
+  /** Passed through as given: the service validates the body (ranges, notes) and answers 422 by field. */
+  bookAppointment(orderId: string, body: Record<string, unknown>) {
+    return this.request('book appointment', 'POST', `${appointmentPath(orderId)}/book`, Appointment, body, undefined, this.slowTimeout);
+  }
+
+  requestAppointment(orderId: string, body: Record<string, unknown>) {
+    return this.request('request appointment', 'POST', `${appointmentPath(orderId)}/request`, Appointment, body);
+  }
+
+  rescheduleAppointment(orderId: string, body: Record<string, unknown>) {
+    return this.request('reschedule appointment', 'PATCH', `${appointmentPath(orderId)}/reschedule`, Appointment, body, undefined, this.slowTimeout);
+  }
+
+  cancelAppointment(orderId: string, body: Record<string, unknown>) {
+    return this.request('cancel appointment', 'PATCH', `${appointmentPath(orderId)}/cancel`, Appointment, body);
+  }
+
+  appointmentCancellationReasons() {
+    return this.get('appointment cancellation reasons', '/v3/order/phlebotomy/appointment/cancellation-reasons', CancellationReasons);
+  }
+
+  private get slowTimeout() {
+    // Never shorter than the ordinary limit an operator may have raised.
+    return this.opts.slowTimeoutMs ?? Math.max(45_000, this.opts.timeoutMs ?? 0);
+  }
+
   private async binary(operation: string, path: string): Promise<BinaryAnswer> {
     let res: Response;
     try {
@@ -225,6 +280,7 @@ export class ServiceClient {
     schema: S,
     body?: unknown,
     extraHeaders?: Record<string, string>,
+    timeoutMs?: number,
   ): Promise<z.output<S>> {
     let res: Response;
     try {
@@ -237,7 +293,7 @@ export class ServiceClient {
           ...extraHeaders,
         },
         body: body !== undefined ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 15_000),
+        signal: AbortSignal.timeout(timeoutMs ?? this.opts.timeoutMs ?? 15_000),
       });
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
