@@ -8,6 +8,7 @@ import { Login } from './layout/Login';
 import { theme } from './layout/theme';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
+import appointments from './appointments';
 import audit from './audit';
 import { can } from './auth/permissions';
 import labAccounts from './lab-accounts';
@@ -32,6 +33,7 @@ export const App = () => (
         {can(role, 'orders:read') && (
           <Resource name="orders" {...orders} create={can(role, 'orders:write') ? orders.create : undefined} />
         )}
+        {can(role, 'appointments:read') && <Resource name="appointments" {...appointments} />}
         {can(role, 'catalogue:read') && <Resource name="lab-accounts" {...labAccounts} />}
         {can(role, 'catalogue:read') && <Resource name="markers" {...markers} />}
         {can(role, 'audit:read') && <Resource name="audit-events" {...audit} />}

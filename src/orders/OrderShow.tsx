@@ -11,6 +11,7 @@ import { patientName } from './OrderList';
 import { formatInstant, OrderTimeline } from './OrderTimeline';
 import { GENDERS } from './choices';
 import { RequisitionButton } from './RequisitionButton';
+import { AppointmentScheduling } from './scheduling/AppointmentScheduling';
 import type { OrderRecord } from './types';
 
 const Muted = ({ children }: { children: ReactNode }) => (
@@ -208,6 +209,10 @@ export const OrderShow = () => (
               <OrderTimeline />
               <LabAccount record={record} />
             </Stack>
+          </Grid>
+          {/* At-home phlebotomy orders only: a two-week slot calendar needs the full width. */}
+          <Grid size={12}>
+            <AppointmentScheduling order={record} />
           </Grid>
         </Grid>
       )}

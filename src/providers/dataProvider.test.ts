@@ -120,3 +120,29 @@ describe('getMindfulnessMinutes', () => {
     expect(calls[0]?.url).toBe('/api/users/u%201/mindfulness-minutes?start_date=2026-05-01&end_date=2026-05-31');
   });
 });
+
+describe('appointment calls', () => {
+  beforeEach(() => rememberSession({ id: 's1', email: 'a@b.test', name: 'A', role: 'coordinator' }, 'tok-123'));
+
+  it('reads "no appointment" (404) as null, not as an error', async () => {
+    answerWith(404, { message: 'No appointment for this order' });
+    await expect(dataProvider.getOrderAppointment('o 1')).resolves.toBeNull();
+  });
+
+  it('asks for availability of the order’s address with {} and the CSRF token', async () => {
+    const calls = answerWith(200, { timezone: 'America/Chicago', slots: [] });
+    await dataProvider.getAppointmentAvailability('o1', { start_date: '2026-11-09' });
+    expect(calls[0]?.url).toBe('/api/orders/o1/appointment/availability?start_date=2026-11-09');
+    expect(calls[0]?.init.method).toBe('POST');
+    expect(calls[0]?.init.body).toBe('{}');
+    expect(headerOf(calls[0], 'x-csrf-token')).toBe('tok-123');
+  });
+
+  it('keeps the BFF’s `code`, which tells an expired slot from a taken one', async () => {
+    answerWith(410, { message: 'The booking key has expired', code: 'slot_expired', errors: { booking_key: 'has expired' } });
+    await expect(dataProvider.bookAppointment('o1', { booking_key: 'k' })).rejects.toMatchObject({
+      status: 410,
+      body: { code: 'slot_expired', errors: { booking_key: 'has expired' } },
+    });
+  });
+});

@@ -6,8 +6,9 @@
  * turns `/*` + `X-Has-Next-Page` into react-admin's partial pagination (`pageInfo`).
  */
 import simpleRestProvider from 'ra-data-simple-rest';
-import type { GetListParams, GetListResult } from 'react-admin';
+import { HttpError, type GetListParams, type GetListResult } from 'react-admin';
 import { httpClient } from './httpClient';
+import type { AppointmentRecord, AvailabilityAnswer, CancellationReason } from '../appointments/types';
 import type { DateRange, LabdeskDataProvider, MindfulnessMinutes } from './types';
 
 export const API_URL = '/api';
@@ -55,10 +56,59 @@ async function getMindfulnessMinutes(userId: string, range: DateRange): Promise<
   return json as MindfulnessMinutes;
 }
 
+// An order's appointment actions (docs/bff-api.md). They are POSTs, so httpClient adds the CSRF
+// header; errors arrive as HttpError with the BFF's `code` (slot_expired, slot_taken, ...) in `body`.
+const orderAppointmentUrl = (orderId: string, action: string) => `${API_URL}/orders/${encodeURIComponent(orderId)}/appointment/${action}`;
+
+async function postJson<T>(url: string, body: unknown): Promise<T> {
+  const { json } = await httpClient(url, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: new Headers({ 'Content-Type': 'application/json' }),
+  });
+  return json as T;
+}
+
+const appointmentCalls: Pick<
+  LabdeskDataProvider,
+  | 'getOrderAppointment'
+  | 'getAppointmentAvailability'
+  | 'getCancellationReasons'
+  | 'bookAppointment'
+  | 'requestAppointment'
+  | 'rescheduleAppointment'
+  | 'cancelAppointment'
+> = {
+  async getOrderAppointment(orderId) {
+    try {
+      const { json } = await httpClient(`${API_URL}/appointments/${encodeURIComponent(orderId)}`);
+      return json as AppointmentRecord;
+    } catch (error) {
+      // Having no appointment yet is the normal state of a new at-home order, not an error.
+      if (error instanceof HttpError && error.status === 404) return null;
+      throw error;
+    }
+  },
+  getAppointmentAvailability(orderId, { address, start_date }) {
+    const query = start_date ? `?${new URLSearchParams({ start_date })}` : '';
+    // `{}` asks for the order's own patient address.
+    return postJson<AvailabilityAnswer>(`${orderAppointmentUrl(orderId, 'availability')}${query}`, address ?? {});
+  },
+  async getCancellationReasons() {
+    const { json } = await httpClient(`${API_URL}/appointments/cancellation-reasons`);
+    return json as CancellationReason[];
+  },
+  bookAppointment: (orderId, body) => postJson<AppointmentRecord>(orderAppointmentUrl(orderId, 'book'), body),
+  requestAppointment: (orderId, body) => postJson<AppointmentRecord>(orderAppointmentUrl(orderId, 'request'), body),
+  rescheduleAppointment: (orderId, body) => postJson<AppointmentRecord>(orderAppointmentUrl(orderId, 'reschedule'), body),
+  cancelAppointment: (orderId, body) => postJson<AppointmentRecord>(orderAppointmentUrl(orderId, 'cancel'), body),
+};
+
 const simpleRest = simpleRestProvider(API_URL, httpClient);
 
 export const dataProvider: LabdeskDataProvider = {
   ...simpleRest,
   getList,
   getMindfulnessMinutes,
+  ...appointmentCalls,
 };

@@ -41,15 +41,19 @@ export function toLabdeskError(error: HttpError): HttpError {
   const status = error.status as number;
   let message = error.message || `Request failed (HTTP ${status})`;
   let errors: FieldErrors | undefined;
+  // `code` tells apart answers that need different handling under one status (slot_expired,
+  // slot_taken, has_appointment, not_confirmed on the appointment calls).
+  let code: string | undefined;
 
   if (body && typeof body === 'object') {
-    const b = body as { message?: unknown; errors?: unknown; detail?: unknown };
+    const b = body as { message?: unknown; errors?: unknown; detail?: unknown; code?: unknown };
     if (typeof b.message === 'string' && b.message) message = b.message;
     if (b.errors && typeof b.errors === 'object') errors = stringValues(b.errors as Record<string, unknown>);
     if (typeof b.detail === 'string') message = b.detail;
     if (Array.isArray(b.detail)) errors = { ...fieldErrorsFromDetail(b.detail), ...errors };
+    if (typeof b.code === 'string' && b.code) code = b.code;
   }
-  return new HttpError(message, status, errors ? { message, errors } : { message });
+  return new HttpError(message, status, { message, ...(errors && { errors }), ...(code && { code }) });
 }
 
 function stringValues(record: Record<string, unknown>): FieldErrors {

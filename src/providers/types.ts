@@ -3,6 +3,16 @@
  * the BFF's own sign-in payloads and its chart-ready aggregates.
  */
 import type { DataProvider } from 'react-admin';
+import type {
+  AddressBody,
+  AppointmentRecord,
+  AvailabilityAnswer,
+  BookBody,
+  CancelBody,
+  CancellationReason,
+  RequestBody,
+  RescheduleBody,
+} from '../appointments/types';
 
 /** Roles the BFF knows today; unknown ones arrive as plain strings and get the least privilege. */
 export type StaffRole = 'admin' | 'coordinator' | 'lab_ops' | 'reviewer' | (string & {});
@@ -43,4 +53,13 @@ export interface MindfulnessMinutes {
 /** react-admin's DataProvider plus the calls that do not fit the CRUD mould. */
 export interface LabdeskDataProvider extends DataProvider {
   getMindfulnessMinutes(userId: string, range: DateRange): Promise<MindfulnessMinutes>;
+  /** The order's current appointment; null when it has none (the BFF's 404 "No appointment for this order"). */
+  getOrderAppointment(orderId: string): Promise<AppointmentRecord | null>;
+  /** 14 days of slots for the order's patient address (`address` omitted) or for the address given. */
+  getAppointmentAvailability(orderId: string, params: { address?: AddressBody; start_date?: string }): Promise<AvailabilityAnswer>;
+  getCancellationReasons(): Promise<CancellationReason[]>;
+  bookAppointment(orderId: string, body: BookBody): Promise<AppointmentRecord>;
+  requestAppointment(orderId: string, body: RequestBody): Promise<AppointmentRecord>;
+  rescheduleAppointment(orderId: string, body: RescheduleBody): Promise<AppointmentRecord>;
+  cancelAppointment(orderId: string, body: CancelBody): Promise<AppointmentRecord>;
 }

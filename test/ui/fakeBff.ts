@@ -4,6 +4,7 @@
  * headers and status codes rather than mocked hooks.
  */
 import { vi } from 'vitest';
+import type { AppointmentRecord } from '../../src/appointments/types';
 import type { LabAccountRecord } from '../../src/lab-accounts/types';
 import type { LabRecord, MarkerRecord } from '../../src/markers/types';
 import type { LabTestRecord, OrderRecord } from '../../src/orders/types';
@@ -24,7 +25,7 @@ export interface RecordedRequest {
   body: unknown;
 }
 
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
+export type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
 type MindfulnessHandler = (userId: string, start: string, end: string) => Answer;
 
 export interface FakeBffOptions {
@@ -45,6 +46,10 @@ export interface FakeBffOptions {
   createOrder?: CreateOrderHandler;
   /** Answers POST /api/orders/:id/cancel instead of the default (cancel unless final) when it returns an answer. */
   cancelOrder?: (orderId: string) => Answer | null;
+  /** At-home phlebotomy: each order's current appointment (record id = order id). */
+  appointments?: AppointmentRecord[];
+  /** The slot calendar, booking key lifetimes and forced answers (410, 409, 502, ...). */
+  scheduling?: SchedulingOptions;
 }
 
 export type CreateOrderHandler = (body: Record<string, unknown>, headers: Headers) => Answer | null;
@@ -65,6 +70,7 @@ export function createFakeBff(options: FakeBffOptions = {}) {
   const state = { session: options.signedIn ? (staff[0]?.user ?? null) : null as StaffUser | null };
   const requests: RecordedRequest[] = [];
   const lab = createLabOrdering(options);
+  const scheduling = createScheduling(options, lab.orders, () => state.session?.role);
 
   function route(req: RecordedRequest): Answer {
     const { method, path } = req;
@@ -109,6 +115,8 @@ export function createFakeBff(options: FakeBffOptions = {}) {
       }
     }
     if (method === 'GET' && path === '/api/users') return listUsers(req.query);
+    const schedulingAnswer = scheduling.route(req);
+    if (schedulingAnswer) return schedulingAnswer;
     const labAnswer = lab.route(req);
     if (labAnswer) return labAnswer;
     return json(404, { message: `No route for ${method} ${path}` });
@@ -146,7 +154,7 @@ export function createFakeBff(options: FakeBffOptions = {}) {
     });
   });
 
-  return { fetch, requests, state, users, orders: lab.orders };
+  return { fetch, requests, state, users, orders: lab.orders, appointments: scheduling.appointments };
 }
 
 /** Every day from start to end (inclusive), as the BFF zero-fills them. */
@@ -574,3 +582,421 @@ export const SAMPLE_ORDERS: OrderRecord[] = [
     patient_details: { first_name: 'Edsger', last_name: 'Dijkstra', dob: '1930-05-11', gender: 'male', phone_number: '+15555550104', email: 'ewd@example.com' },
   }),
 ];
+
+// ---------------------------------------------------------------------------------------------
+// At-home phlebotomy appointments (docs/bff-api.md): the `appointments` resource and an order's
+// appointment actions, with a fixed calendar (slots are cut at fixed UTC instants from a fixed
+// "today") and booking keys that expire on the real clock, as the page sees them.
+
+export type AppointmentAction = 'availability' | 'book' | 'request' | 'reschedule' | 'cancel';
+
+/** One slot a provider offers: instants in UTC. */
+export interface SlotTemplate {
+  start: string;
+  end: string;
+  provider: string;
+  price: number;
+  is_priority: boolean;
+  places: number;
+}
+
+export interface SchedulingOptions {
+  /** The time zone of a zip code. Default: 9xxxx Los Angeles, 6xxxx-7xxxx Chicago, others New York. */
+  zoneOf?: (zip: string) => string;
+  /** The first day of the default window: the fake's fixed "today" in the address's zone. */
+  today?: string;
+  /** Slots offered on a day (a calendar date in the address's zone). Default: `defaultSlotsOn`. */
+  slotsOn?: (date: string, zone: string) => SlotTemplate[];
+  /** How long booking keys live (ms of the real clock) for the n-th availability call (1-based). Default 15 min. */
+  keyTtlMs?: number | ((call: number) => number);
+  /** Answers given instead of the default, one per call, in order, before the default takes over. */
+  answers?: Partial<Record<AppointmentAction, Answer[]>>;
+  /** An asynchronous booking stays pending for this many reads of the appointment (default 1) ... */
+  pendingReads?: number;
+  /** ... then ends so (default confirmed). */
+  asyncOutcome?: 'confirmed' | 'cancelled';
+  /** Zip codes no provider serves: a request there is a 422 on `address.zip_code`. */
+  unservedZips?: string[];
+}
+
+export const FAKE_TODAY = '2026-10-26';
+
+export const CANCELLATION_REASONS = [
+  { id: 'patient_request', name: 'Patient asked to cancel', is_refundable: true },
+  { id: 'no_longer_needed', name: 'Appointment no longer needed', is_refundable: true },
+  { id: 'late_cancellation', name: 'Cancelled less than 24 hours before the appointment', is_refundable: false },
+];
+
+export function defaultZoneOf(zip: string): string {
+  if (zip.startsWith('9')) return 'America/Los_Angeles';
+  if (zip.startsWith('6') || zip.startsWith('7')) return 'America/Chicago';
+  return 'America/New_York';
+}
+
+/**
+ * Two slots a day, none on Sundays: 15:00Z with provider_1 ($35, 3 places) and 18:30Z with
+ * provider_2 (priority, $45, 1 place). In Los Angeles 15:00Z is 8:00 AM in daylight time and 7:00 AM
+ * in standard time (US daylight saving ends on 1 November 2026).
+ */
+export function defaultSlotsOn(date: string): SlotTemplate[] {
+  if (new Date(`${date}T12:00:00Z`).getUTCDay() === 0) return [];
+  return [
+    { start: `${date}T15:00:00.000Z`, end: `${date}T15:30:00.000Z`, provider: 'provider_1', price: 35, is_priority: false, places: 3 },
+    { start: `${date}T18:30:00.000Z`, end: `${date}T19:00:00.000Z`, provider: 'provider_2', price: 45, is_priority: true, places: 1 },
+  ];
+}
+
+/** The summary of its order the BFF puts on an appointment. */
+function orderSummary(order: OrderRecord): AppointmentRecord['order'] {
+  const d = order.patient_details ?? {};
+  const name = [d.first_name, d.last_name].filter((p) => typeof p === 'string' && p).join(' ');
+  return { id: order.id, status: order.status ?? null, low_level_status: order.low_level_status ?? null, patient_name: name || null, user_id: order.user_id };
+}
+
+function addressOfOrder(order: OrderRecord): AppointmentRecord['address'] {
+  const a = (order.patient_address ?? {}) as Record<string, string | null | undefined>;
+  return {
+    first_line: a.first_line ?? '',
+    second_line: a.second_line ?? null,
+    city: a.city ?? '',
+    state: a.state ?? '',
+    zip_code: a.zip ?? '',
+    access_notes: a.access_notes ?? null,
+  };
+}
+
+/** An appointment record for the order (confirmed with provider_1 at 15:00Z on FAKE_TODAY unless overridden). */
+export function makeAppointment(order: OrderRecord, overrides: Partial<AppointmentRecord> = {}): AppointmentRecord {
+  const address = overrides.address ?? addressOfOrder(order);
+  const status = overrides.status ?? 'confirmed';
+  return {
+    id: order.id,
+    appointment_id: `ap-${order.id.slice(-6)}`,
+    user_id: order.user_id,
+    order_id: order.id,
+    address,
+    location: { lng: -97.74, lat: 30.27 },
+    start_at: `${FAKE_TODAY}T15:00:00.000Z`,
+    end_at: `${FAKE_TODAY}T15:30:00.000Z`,
+    iana_timezone: defaultZoneOf(address.zip_code),
+    type: 'phlebotomy',
+    provider: 'provider_1',
+    status,
+    provider_id: 'ticket-1',
+    can_reschedule: status === 'confirmed',
+    event_status: status === 'confirmed' ? 'scheduled' : status,
+    events: [
+      { created_at: '2026-10-20T10:00:00.000Z', status: 'reserved', data: {} },
+      { created_at: '2026-10-20T10:00:01.000Z', status: 'scheduled', data: {} },
+    ],
+    order_transaction_id: null,
+    external_id: null,
+    appointment_notes: null,
+    event_data: {},
+    order: orderSummary(order),
+    ...overrides,
+  };
+}
+
+interface IssuedKey {
+  orderId: string;
+  slot: SlotTemplate;
+  expiresAt: number;
+  used: boolean;
+}
+
+function createScheduling(options: FakeBffOptions, orders: OrderRecord[], role: () => string | undefined) {
+  const config = options.scheduling ?? {};
+  const zoneOf = config.zoneOf ?? defaultZoneOf;
+  const slotsOn = config.slotsOn ?? defaultSlotsOn;
+  const today = config.today ?? FAKE_TODAY;
+  const answers = structuredClone(config.answers ?? {});
+  const appointments = new Map<string, AppointmentRecord>((structuredClone(options.appointments ?? [])).map((a) => [a.id, a]));
+  const pendingReads = new Map<string, number>();
+  const keys = new Map<string, IssuedKey>();
+  const booked = new Map<string, number>();
+  let availabilityCalls = 0;
+
+  const placeKey = (s: SlotTemplate) => `${s.provider}|${s.start}`;
+  const now = () => new Date().toISOString();
+  const forced = (action: AppointmentAction) => answers[action]?.shift() ?? null;
+  const orderOf = (id: string) => orders.find((o) => o.id === id);
+  const ttl = () => (typeof config.keyTtlMs === 'function' ? config.keyTtlMs(availabilityCalls) : (config.keyTtlMs ?? 15 * 60_000));
+
+  function moveOrder(order: OrderRecord, low: string) {
+    Object.assign(order, {
+      status: 'collecting_sample',
+      low_level_status: low,
+      events: [...order.events, { id: order.events.length + 1, created_at: now(), status: `collecting_sample.${order.details.type}.${low}` }],
+    });
+  }
+
+  /** The record as the BFF answers it: with its order's summary as it is now. */
+  function present(a: AppointmentRecord): AppointmentRecord {
+    const order = orderOf(a.id);
+    return order ? { ...a, order: orderSummary(order) } : a;
+  }
+
+  function settle(a: AppointmentRecord, outcome: 'confirmed' | 'cancelled') {
+    const order = orderOf(a.id);
+    if (outcome === 'confirmed') {
+      Object.assign(a, { status: 'confirmed', event_status: 'scheduled', can_reschedule: true, events: [...a.events, { created_at: now(), status: 'scheduled', data: {} }] });
+      if (order) moveOrder(order, 'appointment_scheduled');
+    } else {
+      Object.assign(a, {
+        status: 'cancelled',
+        event_status: 'cancelled',
+        can_reschedule: false,
+        events: [...a.events, { created_at: now(), status: 'cancelled', data: { reason: 'async_confirmation_timeout' } }],
+      });
+      if (a.start_at) booked.set(`${a.provider}|${a.start_at}`, (booked.get(`${a.provider}|${a.start_at}`) ?? 1) - 1);
+      if (order) moveOrder(order, 'appointment_cancelled');
+    }
+  }
+
+  function read(orderId: string): Answer {
+    const a = appointments.get(orderId);
+    if (!a) return json(404, { message: 'No appointment for this order' });
+    const left = pendingReads.get(orderId);
+    if (left !== undefined && a.status === 'pending') {
+      if (left <= 1) {
+        pendingReads.delete(orderId);
+        settle(a, config.asyncOutcome ?? 'confirmed');
+      } else {
+        pendingReads.set(orderId, left - 1);
+      }
+    }
+    return json(200, present(a));
+  }
+
+  function availability(order: OrderRecord, req: RecordedRequest): Answer {
+    availabilityCalls += 1;
+    const custom = forced('availability');
+    if (custom) return custom;
+    const body = (req.body ?? {}) as Partial<AppointmentRecord['address']>;
+    const address = body.zip_code ? ({ ...addressOfOrder(order), ...body } as AppointmentRecord['address']) : addressOfOrder(order);
+    const zone = zoneOf(address.zip_code);
+    const first = req.query.get('start_date') ?? today;
+    const expiresAt = Date.now() + ttl();
+    const slots = datesBetween(first, new Date(Date.parse(`${first}T00:00:00Z`) + 13 * 86_400_000).toISOString().slice(0, 10)).map((date) => ({
+      date,
+      slots: slotsOn(date, zone)
+        .map((slot) => ({ slot, left: slot.places - (booked.get(placeKey(slot)) ?? 0) }))
+        .filter((x) => x.left > 0)
+        .map(({ slot, left }) => {
+          const key = `key-${keys.size + 1}-${slot.provider}-${slot.start}`;
+          keys.set(key, { orderId: order.id, slot, expiresAt, used: false });
+          return {
+            booking_key: key,
+            start: slot.start,
+            end: slot.end,
+            expires_at: new Date(expiresAt).toISOString(),
+            price: slot.price,
+            is_priority: slot.is_priority,
+            num_appointments_available: left,
+          };
+        }),
+    }));
+    return json(200, { timezone: zone, slots, address });
+  }
+
+  /** A booking key's slot, or the answer refusing it. */
+  function takeKey(orderId: string, key: unknown): IssuedKey | Answer {
+    const issued = typeof key === 'string' ? keys.get(key) : undefined;
+    if (!issued || issued.orderId !== orderId) return json(422, { message: 'booking_key: is invalid', errors: { booking_key: 'is invalid' } });
+    if (Date.now() > issued.expiresAt) {
+      return json(410, { message: 'The booking key has expired; ask for availability again', code: 'slot_expired', errors: { booking_key: 'has expired' } });
+    }
+    if (issued.used || (booked.get(placeKey(issued.slot)) ?? 0) >= issued.slot.places) {
+      return json(409, { message: 'The slot is no longer available', code: 'slot_taken' });
+    }
+    return issued;
+  }
+
+  const notesTooLong = (notes: unknown) =>
+    typeof notes === 'string' && notes.length > 1000
+      ? json(422, { message: 'appointment_notes: must be at most 1000 characters', errors: { appointment_notes: 'appointment_notes must be at most 1000 characters' } })
+      : null;
+
+  function book(order: OrderRecord, req: RecordedRequest): Answer {
+    const custom = forced('book');
+    if (custom) return custom;
+    const body = (req.body ?? {}) as { booking_key?: unknown; appointment_notes?: string; async_confirmation?: boolean; sync_confirmation_timeout_millisecond?: number; async_confirmation_timeout_millisecond?: number };
+    const current = appointments.get(order.id);
+    if (current && ['pending', 'reserved', 'confirmed'].includes(current.status)) {
+      return json(409, { message: `The order already has a ${current.status} appointment`, code: 'has_appointment' });
+    }
+    const tooLong = notesTooLong(body.appointment_notes);
+    if (tooLong) return tooLong;
+    const issued = takeKey(order.id, body.booking_key);
+    if (!('slot' in issued)) return issued;
+    issued.used = true;
+    booked.set(placeKey(issued.slot), (booked.get(placeKey(issued.slot)) ?? 0) + 1);
+    const isAsync = body.async_confirmation === true;
+    const at = now();
+    const appointment = makeAppointment(order, {
+      appointment_id: `ap-${keys.size}-${order.id.slice(-4)}`,
+      address: addressOfOrder(order),
+      iana_timezone: zoneOf(addressOfOrder(order).zip_code),
+      start_at: issued.slot.start,
+      end_at: issued.slot.end,
+      provider: issued.slot.provider,
+      status: isAsync ? 'pending' : 'confirmed',
+      event_status: isAsync ? 'pending' : 'scheduled',
+      can_reschedule: !isAsync,
+      appointment_notes: body.appointment_notes ?? null,
+      events: isAsync
+        ? [{ created_at: at, status: 'pending', data: {} }]
+        : [
+            { created_at: at, status: 'reserved', data: {} },
+            { created_at: at, status: 'scheduled', data: {} },
+          ],
+      event_data: isAsync
+        ? {
+            async_confirmation: true,
+            sync_confirmation_timeout_millisecond: body.sync_confirmation_timeout_millisecond ?? 2500,
+            async_confirmation_timeout_millisecond: body.async_confirmation_timeout_millisecond ?? 900_000,
+          }
+        : { async_confirmation: false },
+    });
+    appointments.set(order.id, appointment);
+    if (isAsync) pendingReads.set(order.id, config.pendingReads ?? 1);
+    moveOrder(order, isAsync ? 'appointment_pending' : 'appointment_scheduled');
+    return json(200, present(appointment));
+  }
+
+  function request(order: OrderRecord, req: RecordedRequest): Answer {
+    const custom = forced('request');
+    if (custom) return custom;
+    const body = (req.body ?? {}) as { address?: Record<string, string>; provider?: string; appointment_notes?: string };
+    const zip = body.address?.zip_code ?? '';
+    if ((config.unservedZips ?? []).includes(zip)) {
+      return json(422, { message: `address.zip_code: no provider serves ${zip}`, errors: { 'address.zip_code': `No provider serves zip code ${zip}` } });
+    }
+    const current = appointments.get(order.id);
+    if (current && ['pending', 'reserved', 'confirmed'].includes(current.status)) {
+      return json(409, { message: `The order already has a ${current.status} appointment`, code: 'has_appointment' });
+    }
+    const address = { second_line: null, access_notes: null, ...body.address } as AppointmentRecord['address'];
+    const appointment = makeAppointment(order, {
+      address,
+      iana_timezone: zoneOf(zip),
+      start_at: null,
+      end_at: null,
+      provider: body.provider ?? '',
+      status: 'pending',
+      event_status: 'pending',
+      can_reschedule: true,
+      appointment_notes: body.appointment_notes ?? null,
+      events: [{ created_at: now(), status: 'pending', data: { requested: true } }],
+      event_data: { requested: true },
+    });
+    appointments.set(order.id, appointment);
+    moveOrder(order, 'appointment_pending');
+    return json(200, present(appointment));
+  }
+
+  function reschedule(order: OrderRecord, req: RecordedRequest): Answer {
+    const custom = forced('reschedule');
+    if (custom) return custom;
+    const a = appointments.get(order.id);
+    if (!a) return json(404, { message: 'No appointment for this order' });
+    if (!a.can_reschedule) return json(409, { message: `The appointment is ${a.status}; it cannot be rescheduled` });
+    const body = (req.body ?? {}) as { booking_key?: unknown; appointment_notes?: string };
+    const tooLong = notesTooLong(body.appointment_notes);
+    if (tooLong) return tooLong;
+    const issued = takeKey(order.id, body.booking_key);
+    if (!('slot' in issued)) return issued;
+    issued.used = true;
+    booked.set(placeKey(issued.slot), (booked.get(placeKey(issued.slot)) ?? 0) + 1);
+    Object.assign(a, {
+      start_at: issued.slot.start,
+      end_at: issued.slot.end,
+      provider: issued.slot.provider,
+      status: 'confirmed',
+      event_status: 'scheduled',
+      can_reschedule: true,
+      appointment_notes: body.appointment_notes ?? a.appointment_notes,
+      events: [...a.events, { created_at: now(), status: 'scheduled', data: { rescheduled: true } }],
+    });
+    moveOrder(order, 'appointment_scheduled');
+    return json(200, present(a));
+  }
+
+  function cancel(order: OrderRecord, req: RecordedRequest): Answer {
+    const custom = forced('cancel');
+    if (custom) return custom;
+    const a = appointments.get(order.id);
+    if (!a) return json(404, { message: 'No appointment for this order' });
+    const body = (req.body ?? {}) as { cancellation_reason_id?: string; notes?: string };
+    const reason = CANCELLATION_REASONS.find((r) => r.id === body.cancellation_reason_id);
+    if (!reason) return json(422, { message: 'cancellation_reason_id: unknown', errors: { cancellation_reason_id: 'unknown cancellation_reason_id' } });
+    if (!['pending', 'reserved', 'confirmed'].includes(a.status)) {
+      return json(422, { message: `the appointment is ${a.status}; it cannot be cancelled`, errors: { order_id: 'cannot be cancelled' } });
+    }
+    Object.assign(a, {
+      status: 'cancelled',
+      event_status: 'cancelled',
+      can_reschedule: false,
+      events: [...a.events, { created_at: now(), status: 'cancelled', data: { reason_id: reason.id, reason: reason.name, notes: body.notes ?? null } }],
+    });
+    pendingReads.delete(order.id);
+    moveOrder(order, 'appointment_cancelled');
+    return json(200, present(a));
+  }
+
+  function list(query: URLSearchParams): Answer {
+    const { filter, sort, range } = readList(query);
+    const [field, order] = sort;
+    const keysOf: Record<string, (a: AppointmentRecord) => string> = {
+      // Appointments without a time last, whichever the direction.
+      start_at: (a) => a.start_at ?? '',
+      status: (a) => a.status,
+      provider: (a) => a.provider,
+      id: (a) => a.id,
+    };
+    const key = keysOf[field];
+    if (!key) return json(400, { message: `Appointments can be sorted by start_at, status, provider or id only (not by ${field})` });
+    let rows = [...appointments.values()].map(present);
+    if (Array.isArray(filter.id)) rows = rows.filter((a) => (filter.id as string[]).includes(a.id));
+    const statuses = asList(filter.status);
+    if (statuses) rows = rows.filter((a) => statuses.includes(a.status));
+    const providers = asList(filter.provider);
+    if (providers) rows = rows.filter((a) => providers.includes(a.provider));
+    if (typeof filter.start_date === 'string' || typeof filter.end_date === 'string') rows = rows.filter((a) => a.start_at !== null);
+    if (typeof filter.start_date === 'string') rows = rows.filter((a) => Date.parse(a.start_at!) >= Date.parse(filter.start_date as string));
+    if (typeof filter.end_date === 'string') rows = rows.filter((a) => Date.parse(a.start_at!) <= Date.parse(filter.end_date as string));
+    if (typeof filter.order_id === 'string') rows = rows.filter((a) => a.id === filter.order_id);
+    if (typeof filter.user_id === 'string') rows = rows.filter((a) => a.user_id === filter.user_id);
+    const dir = order === 'DESC' ? -1 : 1;
+    rows.sort((a, b) => {
+      if (field === 'start_at' && !a.start_at !== !b.start_at) return a.start_at ? -1 : 1;
+      return key(a).localeCompare(key(b)) * dir;
+    });
+    return page('appointments', rows, range);
+  }
+
+  const ACTIONS: Record<string, (order: OrderRecord, req: RecordedRequest) => Answer> = { availability, book, request, reschedule, cancel };
+
+  function route(req: RecordedRequest): Answer | null {
+    const { method, path } = req;
+    if (method === 'GET' && path === '/api/appointments') return list(req.query);
+    if (method === 'GET' && path === '/api/appointments/cancellation-reasons') return json(200, CANCELLATION_REASONS);
+    const one = path.match(/^\/api\/appointments\/([^/]+)$/);
+    if (method === 'GET' && one) return read(decodeURIComponent(one[1] ?? ''));
+    const action = path.match(/^\/api\/orders\/([^/]+)\/appointment\/([a-z]+)$/);
+    if (method === 'POST' && action) {
+      const name = action[2] ?? '';
+      const handler = ACTIONS[name];
+      if (!handler) return null;
+      // appointments:write for all but availability (appointments:read), as the BFF enforces.
+      if (name !== 'availability' && !['admin', 'coordinator'].includes(role() ?? '')) return json(403, { message: 'Your role cannot change appointments' });
+      const order = orderOf(decodeURIComponent(action[1] ?? ''));
+      if (!order) return json(404, { message: 'Order not found' });
+      return handler(order, req);
+    }
+    return null;
+  }
+
+  return { route, appointments };
+}

@@ -1,0 +1,54 @@
+/**
+ * Appointment statuses, event statuses and providers as the dashboard names them. All three may
+ * gain values (docs/bff-api.md): an unknown one shows raw, on a neutral chip, never an error.
+ */
+import type { ChipProps } from '@mui/material';
+import { StatusChip, type KnownStatus } from './StatusChip';
+
+const s = (label: string, color: ChipProps['color'], description?: string): KnownStatus => ({ label, color, description });
+
+/** `status` of an appointment. */
+export const APPOINTMENT_STATUSES: Record<string, KnownStatus> = {
+  pending: s('Pending', 'info', 'Waiting for the provider to confirm'),
+  reserved: s('Reserved', 'info', 'The slot is held while the provider confirms'),
+  confirmed: s('Confirmed', 'success', 'The provider confirmed the time'),
+  in_progress: s('In progress', 'primary', 'The phlebotomist is on the way or drawing'),
+  completed: s('Completed', 'secondary'),
+  cancelled: s('Cancelled', 'default'),
+};
+
+/** `status` of an appointment's events (and `event_status`). */
+export const APPOINTMENT_EVENT_STATUSES: Record<string, KnownStatus> = {
+  pending: s('Pending', 'info'),
+  reserved: s('Reserved', 'info'),
+  scheduled: s('Scheduled', 'success'),
+  in_progress: s('In progress', 'primary'),
+  completed: s('Completed', 'secondary'),
+  cancelled: s('Cancelled', 'default'),
+};
+
+/** Statuses of a booking the provider has not answered yet: the page keeps asking until it has. */
+export const AWAITING_PROVIDER_STATUSES = ['pending', 'reserved'];
+/** Statuses of an appointment that holds (or waits for) a slot: the ones that can still be cancelled. */
+export const ACTIVE_APPOINTMENT_STATUSES = ['pending', 'reserved', 'confirmed'];
+
+export const PROVIDER_NAMES: Record<string, string> = {
+  provider_1: 'Provider 1',
+  provider_2: 'Provider 2',
+  provider_3: 'Provider 3',
+  provider_4: 'Provider 4',
+};
+
+export const providerName = (slug: string | null | undefined) =>
+  slug == null || slug === '' ? '' : Object.hasOwn(PROVIDER_NAMES, slug) ? PROVIDER_NAMES[slug]! : slug;
+
+export const AppointmentStatusChip = ({
+  value,
+  event = false,
+  size,
+}: {
+  value: string | null | undefined;
+  /** An event's status (scheduled, ...) rather than the appointment's. */
+  event?: boolean;
+  size?: ChipProps['size'];
+}) => <StatusChip value={value} known={event ? APPOINTMENT_EVENT_STATUSES : APPOINTMENT_STATUSES} size={size} />;

@@ -1,0 +1,70 @@
+/**
+ * What a coordinator needs to know about an appointment, on the order page and the appointment
+ * page alike: status, when (in the patient's zone, named, and the viewer's time), who, the notes,
+ * where (with the access notes) and what happened so far.
+ */
+import type { ReactNode } from 'react';
+import { Box, Grid, Typography } from '@mui/material';
+import { AddressBlock } from '../../components/AddressBlock';
+import { AppointmentStatusChip, providerName } from '../../components/AppointmentStatusChip';
+import { ZonedDateTime } from '../../components/ZonedDateTime';
+import { formatInZone, isKnownZone, TIME, zoneAbbreviation } from '../../components/zonedTime';
+import type { AppointmentRecord } from '../../appointments/types';
+import { AppointmentEvents } from './AppointmentEvents';
+import { isRequest } from './appointmentState';
+
+const Item = ({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) => (
+  <Grid size={{ xs: 12, sm: wide ? 12 : 6 }}>
+    <Typography variant="caption" color="text.secondary" component="div">
+      {label}
+    </Typography>
+    <Box sx={{ typography: 'body2' }}>{children}</Box>
+  </Grid>
+);
+
+const When = ({ appointment }: { appointment: AppointmentRecord }) => {
+  const zone = appointment.iana_timezone;
+  if (!appointment.start_at) {
+    return <ZonedDateTime value={null} timeZone={zone} empty={isRequest(appointment) ? 'Requested: the provider will propose a time' : 'No time yet'} />;
+  }
+  return (
+    <>
+      <ZonedDateTime value={appointment.start_at} timeZone={zone} />
+      {appointment.end_at && isKnownZone(zone) && (
+        <Typography variant="caption" color="text.secondary" component="div">
+          {`Until ${formatInZone(appointment.end_at, zone, TIME)} ${zoneAbbreviation(zone, new Date(appointment.end_at))}`}
+        </Typography>
+      )}
+    </>
+  );
+};
+
+export const AppointmentDetails = ({ appointment }: { appointment: AppointmentRecord }) => (
+  <Grid container spacing={2}>
+    <Item label="Status">
+      <AppointmentStatusChip value={appointment.status} />
+    </Item>
+    <Item label={appointment.iana_timezone ? `When (patient's time zone: ${appointment.iana_timezone})` : 'When'}>
+      <When appointment={appointment} />
+    </Item>
+    <Item label="Provider">{providerName(appointment.provider) || '—'}</Item>
+    <Item label="Provider reference">{appointment.provider_id || '—'}</Item>
+    <Item label="Appointment notes" wide>
+      {appointment.appointment_notes ? (
+        <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid="appointment-notes">
+          {appointment.appointment_notes}
+        </Typography>
+      ) : (
+        <Typography variant="body2" color="text.secondary">
+          None
+        </Typography>
+      )}
+    </Item>
+    <Item label="Address" wide>
+      <AddressBlock address={appointment.address} label="Appointment address" />
+    </Item>
+    <Item label="Events" wide>
+      <AppointmentEvents events={appointment.events} />
+    </Item>
+  </Grid>
+);
