@@ -24,6 +24,12 @@ export const EnvSchema = z
     ADMIN_PASSWORD: optionalString.pipe(z.string().min(12, 'must be at least 12 characters').optional()),
     SERVICE_ADMIN_TOKEN: optionalString.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
     SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    WEBHOOK_ALLOW_PRIVATE_URLS: optionalString.pipe(
+      z
+        .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+        .optional()
+        .transform((v) => v === 'true' || v === '1'),
+    ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((e) => !e.SERVICE_BASE_URL || e.SERVICE_API_KEY, {

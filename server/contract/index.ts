@@ -5,3 +5,4 @@ export * from './admin';
 export * from './labs';
 export * from './orders';
 export * from './appointments';
+export * from './webhooks';

@@ -12,6 +12,7 @@ import errors from './plugins/errors';
 import openapi from './plugins/openapi';
 import timeseriesRoutes from './v2/timeseries';
 import usersRoutes from './v2/users';
+import { webhooksRoutes } from './v2/webhooks';
 import appointmentsRoutes from './v3/appointments';
 import labAccountsRoutes from './v3/labAccounts';
 import labTestsRoutes from './v3/labTests';
@@ -31,6 +32,8 @@ export interface ServiceAppOptions {
   /** Enables the operator API under /admin/v1. */
   adminToken?: string;
   logger?: FastifyServerOptions['logger'];
+  /** Webhook endpoints may point at private, loopback and link-local addresses (WEBHOOK_ALLOW_PRIVATE_URLS). */
+  webhookAllowPrivateUrls?: boolean;
 }
 
 /** Never log credentials, and never log request bodies or query strings that may carry health data. */
@@ -80,6 +83,7 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
     await teamScope.register(ordersRoutes);
     await teamScope.register(orderSandboxRoutes);
     await teamScope.register(appointmentsRoutes);
+    await teamScope.register(webhooksRoutes({ allowPrivateUrls: opts.webhookAllowPrivateUrls ?? false }));
   });
   return app;
 }

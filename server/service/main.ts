@@ -11,6 +11,8 @@ import { seedDemoOrders } from './seed/demoOrders';
 import { seededRandom } from '../lib/random';
 import { startLabCatalogue } from './seed/labCatalogue';
 import { fileURLToPath } from 'node:url';
+import { ensureWebhookDispatcher } from './webhooks/dispatcher';
+import { WEBHOOK_DELIVER_KIND } from './webhooks/kinds';
 
 const migrationsFolder = fileURLToPath(new URL('./db/migrations', import.meta.url));
 
@@ -37,13 +39,21 @@ async function main() {
     db: store.db,
     adminToken: config.SERVICE_ADMIN_TOKEN,
     logger: { level: config.LOG_LEVEL, redact: serviceLoggerRedact },
+    webhookAllowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS,
   });
   // Background work (order lifecycle, …) runs beside the HTTP server and stops before the store closes.
-  const worker = new JobWorker(store.db, jobHandlers(store.db), {
-    onError: (kind, err) => app.log.warn({ kind, err: err instanceof Error ? err.message : String(err) }, 'background job failed'),
-  });
-  worker.start();
-  app.addHook('onClose', () => worker.stop());
+  await ensureWebhookDispatcher(store.db);
+  const handlers = jobHandlers(store.db, { webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS } });
+  const onError = (kind: string, err: unknown) =>
+    app.log.warn({ kind, err: err instanceof Error ? err.message : String(err) }, 'background job failed');
+  const worker = new JobWorker(store.db, handlers, { onError, excludeKinds: [WEBHOOK_DELIVER_KIND] });
+  // Webhook attempts wait on receivers (up to 10 s each): workers of their own, so a slow receiver
+  // never holds up a booking or the order lifecycle, and one hanging receiver not every delivery.
+  const webhookWorkers = Array.from({ length: 2 }, () => new JobWorker(store.db, handlers, { onError, kinds: [WEBHOOK_DELIVER_KIND], batchSize: 5 }));
+  for (const w of [worker, ...webhookWorkers]) {
+    w.start();
+    app.addHook('onClose', () => w.stop());
+  }
 
   await app.listen({ port: config.SERVICE_PORT, host: config.HOST });
 

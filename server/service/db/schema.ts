@@ -314,8 +314,93 @@ export const webhookOutbox = service.table(
     /** The envelope: {event_type, user_id, client_user_id, team_id, data} */
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** When the dispatcher fanned the event out to the team's endpoints (null: not yet). */
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [index('webhook_outbox_team_idx').on(t.teamId, t.id)],
+  (t) => [
+    index('webhook_outbox_team_idx').on(t.teamId, t.id),
+    index('webhook_outbox_undispatched_idx').on(t.id).where(sql`dispatched_at IS NULL`),
+  ],
+);
+
+/**
+ * A team's webhook receivers. `secret` is `whsec_<base64>`: it must be read back to sign every
+ * delivery (HMAC), so it is kept as is; it is answered only on creation and by GET …/secret.
+ * `event_types` lists the types (or `family.*` prefixes) it receives; `["*"]` is every type.
+ */
+export const webhookEndpoints = service.table(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description'),
+    eventTypes: jsonb('event_types').$type<string[]>().notNull(),
+    secret: text('secret').notNull(),
+    disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
+    disabledReason: text('disabled_reason'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('webhook_endpoints_team_idx').on(t.teamId, t.createdAt)],
+);
+
+/**
+ * One event for one endpoint. `seq` is the outbox row's id (the emission order); `subject` the
+ * envelope's data.id: for one endpoint, a pending delivery holds back later ones of its subject.
+ * `attempt_count` counts the attempts of the current round (a replay starts a new one);
+ * `job_id` is the durable job that makes the next attempt.
+ */
+export const webhookDeliveries = service.table(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    seq: bigint('seq', { mode: 'number' })
+      .notNull()
+      .references(() => webhookOutbox.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    subject: text('subject'),
+    status: text('status').notNull(),
+    attemptCount: integer('attempt_count').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true, mode: 'date' }),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    jobId: bigint('job_id', { mode: 'number' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_endpoint_seq_idx').on(t.endpointId, t.seq),
+    index('webhook_deliveries_pending_subject_idx').on(t.endpointId, t.subject, t.seq).where(sql`status = 'pending'`),
+    index('webhook_deliveries_pending_idx').on(t.status).where(sql`status = 'pending'`),
+  ],
+);
+
+/** Every attempt of a delivery: when, how long, the receiver's status code or what went wrong. Never the payload. */
+export const webhookDeliveryAttempts = service.table(
+  'webhook_delivery_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true, mode: 'date' }).notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+  },
+  (t) => [index('webhook_delivery_attempts_delivery_idx').on(t.deliveryId, t.id)],
 );
 
 /**
@@ -420,6 +505,9 @@ export const serviceSchema = {
   idempotencyKeys,
   jobs,
   webhookOutbox,
+  webhookEndpoints,
+  webhookDeliveries,
+  webhookDeliveryAttempts,
   appointments,
   appointmentEvents,
   appointmentSlots,

@@ -5,15 +5,21 @@ import { APPOINTMENT_CONFIRM_KIND } from '../domain/appointments/book';
 import { runConfirmJob } from '../domain/appointments/confirmJob';
 import { advanceOrder, ORDER_ADVANCE_KIND, type Rand } from '../domain/orders/lifecycle';
 import { runSimulateStep, SIMULATE_STEP_KIND } from '../domain/orders/simulate';
+import { runDeliveryJob } from '../webhooks/deliver';
+import { dispatchJob } from '../webhooks/dispatcher';
+import { WEBHOOK_DELIVER_KIND, WEBHOOK_DISPATCH_KIND, type WebhookWorkerOptions } from '../webhooks/kinds';
 
 export interface JobHandlerOptions {
   /** Random numbers for the order lifecycle; a seeded generator in tests. */
   random?: Rand;
+  /** Webhook delivery: private URLs allowed or not, attempt timeout, dispatch interval, clock. */
+  webhooks?: WebhookWorkerOptions;
 }
 
 /** Every kind of background job the service runs, by kind. */
 export function jobHandlers(db: Database<ServiceSchema>, opts: JobHandlerOptions = {}): Record<string, JobHandler> {
   const random = opts.random ?? Math.random;
+  const webhooks = opts.webhooks ?? {};
   return {
     [ORDER_ADVANCE_KIND]: async (payload, ctx) => {
       await advanceOrder(db, payload, ctx, random);
@@ -25,5 +31,7 @@ export function jobHandlers(db: Database<ServiceSchema>, opts: JobHandlerOptions
       const { retryAt } = await runConfirmJob(db, payload, undefined, random);
       return retryAt ? { retryAt } : undefined;
     },
+    [WEBHOOK_DISPATCH_KIND]: dispatchJob(db, webhooks),
+    [WEBHOOK_DELIVER_KIND]: (payload, ctx) => runDeliveryJob(db, payload, webhooks, ctx),
   };
 }
