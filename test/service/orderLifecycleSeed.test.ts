@@ -1,8 +1,9 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Order, PatientAddress, PatientDetails } from '../../server/contract';
+import { Appointment, Order, PatientAddress, PatientDetails } from '../../server/contract';
 import { seededRandom } from '../../server/lib/random';
-import { jobs, orderEvents, orders, users, webhookOutbox } from '../../server/service/db/schema';
+import { appointments, jobs, orderEvents, orders, users, webhookOutbox } from '../../server/service/db/schema';
+import { presentAppointment } from '../../server/service/domain/appointments/present';
 import { LIFECYCLE } from '../../server/service/domain/orders/lifecycle';
 import { presentOrders } from '../../server/service/domain/orders/present';
 import { seedDemoOrders } from '../../server/service/seed/demoOrders';
@@ -123,6 +124,33 @@ describe.each(storeKinds)('demo orders seed (%s)', (kind) => {
     expect(rows.filter((r) => r.clinicalNotes).length).toBeGreaterThanOrEqual(3);
     const presented = await presentOrders(svc().db, rows);
     for (const o of presented) expect(() => Order.parse(o)).not.toThrow();
+  });
+
+  it('gives at-home orders the appointment they would have had: completed at the draw, or a request still waiting for a time', async () => {
+    const db = svc().db;
+    const home = rows.filter((r) => r.collectionMethod === 'at_home_phlebotomy');
+    const seeded = await db.select().from(appointments).where(inArray(appointments.orderId, home.map((r) => r.id)));
+    expect(seeded.length).toBeGreaterThan(0);
+    for (const a of seeded) {
+      const order = home.find((r) => r.id === a.orderId)!;
+      const lows = events.get(order.id)!.map((e) => e.status.split('.')[2]!);
+      const presented = await presentAppointment(db, a);
+      expect(() => Appointment.parse(presented)).not.toThrow();
+      expect(presented.address.zip_code).toBe(order.patientAddress.zip);
+      expect(presented.address.access_notes).toBe(order.patientAddress.access_notes ?? null);
+      if (order.lowLevelStatus === 'appointment_pending') {
+        expect([a.status, a.startAt, a.endAt]).toEqual(['pending', null, null]);
+      } else {
+        expect(lows).toContain('draw_completed');
+        expect(a.status).toBe('completed');
+        const drawnAt = events.get(order.id)!.find((e) => e.status.endsWith('.draw_completed'))!.createdAt.getTime();
+        // The draw: a half-hour slot that started before the sample was logged, within the hour.
+        expect(a.startAt!.getTime() % (30 * 60_000)).toBe(0);
+        expect(a.startAt!.getTime()).toBeLessThan(drawnAt);
+        expect(drawnAt - a.startAt!.getTime()).toBeLessThanOrEqual(80 * 60_000);
+      }
+    }
+    expect(seeded.filter((a) => a.status === 'pending').length + seeded.filter((a) => a.status === 'completed').length).toBe(seeded.length);
   });
 
   it('writes no webhooks and no jobs: seeded orders are a snapshot', async () => {

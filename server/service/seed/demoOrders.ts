@@ -4,6 +4,7 @@ import type { Database } from '../../store/db';
 import { labAccounts, labs, labTests, orderEvents, orders, teams, users, type ServiceSchema } from '../db/schema';
 import { planSteps } from '../domain/orders/simulate';
 import { FINAL_TOPS, orderStatus, type Step, type Top } from '../domain/orders/statuses';
+import { seedDemoAppointment } from './demoAppointments';
 
 /**
  * Demo orders: about forty orders of the demo team's users, across collection methods and statuses,
@@ -370,6 +371,18 @@ export async function seedDemoOrders(db: Db, teamId: string, rng: Random, opts: 
         })
         .returning({ id: orders.id });
       await tx.insert(orderEvents).values(history.map((h) => ({ orderId: row!.id, status: h.status, createdAt: new Date(h.at) })));
+      if (scenario.method === 'at_home_phlebotomy') {
+        const reachedAt = new Map(steps.map((s, i) => [s.low, history[i + 1]!.at] as const));
+        await seedDemoAppointment(tx, rng, {
+          teamId,
+          orderId: row!.id,
+          userId: user.id,
+          address,
+          patient: { first_name: first, last_name: lastName, dob: patient.dob, gender: patient.gender, phone_number: patient.phone, email: patient.email },
+          reachedAt,
+          lastLow: last.low,
+        });
+      }
       written++;
     }
     return written;
