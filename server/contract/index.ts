@@ -6,3 +6,4 @@ export * from './labs';
 export * from './orders';
 export * from './appointments';
 export * from './webhooks';
+export * from './parser';

@@ -13,6 +13,7 @@ import openapi from './plugins/openapi';
 import timeseriesRoutes from './v2/timeseries';
 import usersRoutes from './v2/users';
 import { webhooksRoutes } from './v2/webhooks';
+import parserJobsRoutes from './lab-report/v1/parserJobs';
 import appointmentsRoutes from './v3/appointments';
 import labAccountsRoutes from './v3/labAccounts';
 import labTestsRoutes from './v3/labTests';
@@ -83,6 +84,7 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
     await teamScope.register(ordersRoutes);
     await teamScope.register(orderSandboxRoutes);
     await teamScope.register(appointmentsRoutes);
+    await teamScope.register(parserJobsRoutes);
     await teamScope.register(webhooksRoutes({ allowPrivateUrls: opts.webhookAllowPrivateUrls ?? false }));
   });
   return app;

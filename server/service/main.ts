@@ -13,6 +13,8 @@ import { startLabCatalogue } from './seed/labCatalogue';
 import { fileURLToPath } from 'node:url';
 import { ensureWebhookDispatcher } from './webhooks/dispatcher';
 import { WEBHOOK_DELIVER_KIND } from './webhooks/kinds';
+import { PARSE_JOB_KIND } from './domain/parser/create';
+import { closeParser } from './parser';
 
 const migrationsFolder = fileURLToPath(new URL('./db/migrations', import.meta.url));
 
@@ -46,11 +48,15 @@ async function main() {
   const handlers = jobHandlers(store.db, { webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS } });
   const onError = (kind: string, err: unknown) =>
     app.log.warn({ kind, err: err instanceof Error ? err.message : String(err) }, 'background job failed');
-  const worker = new JobWorker(store.db, handlers, { onError, excludeKinds: [WEBHOOK_DELIVER_KIND] });
+  const worker = new JobWorker(store.db, handlers, { onError, excludeKinds: [WEBHOOK_DELIVER_KIND, PARSE_JOB_KIND] });
   // Webhook attempts wait on receivers (up to 10 s each): workers of their own, so a slow receiver
   // never holds up a booking or the order lifecycle, and one hanging receiver not every delivery.
   const webhookWorkers = Array.from({ length: 2 }, () => new JobWorker(store.db, handlers, { onError, kinds: [WEBHOOK_DELIVER_KIND], batchSize: 5 }));
-  for (const w of [worker, ...webhookWorkers]) {
+  // A parse (OCR of a scanned report) can take a minute: one worker of its own with a lease to match,
+  // so it never delays bookings or deliveries, and a restart picks an interrupted parse up again.
+  const parseWorker = new JobWorker(store.db, handlers, { onError, kinds: [PARSE_JOB_KIND], batchSize: 1, leaseMs: 10 * 60_000 });
+  app.addHook('onClose', () => closeParser());
+  for (const w of [worker, ...webhookWorkers, parseWorker]) {
     w.start();
     app.addHook('onClose', () => w.stop());
   }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   jsonb,
   date,
   doublePrecision,
@@ -13,6 +14,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  real,
 } from 'drizzle-orm/pg-core';
 
 /** Every service table lives in schema `service`, so the BFF's schema can share one PostgreSQL database. */
@@ -488,6 +490,59 @@ export const appointmentSlots = service.table(
   (t) => [primaryKey({ columns: [t.provider, t.startAt] })],
 );
 
+/** Binary column; PGlite hands back a Uint8Array and pg a Buffer: both become a Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * Lab-report parsing jobs (wire-facts §7 plus the review-queue extensions). `stage` says where a
+ * job is within its status: queued → parsing → awaiting_review | done | failed.
+ */
+export const parsingJobs = service.table(
+  'parsing_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Arrival order: the list's keyset (timestamps tie, and PostgreSQL keeps microseconds JavaScript drops). */
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    stage: text('stage').notNull(),
+    progress: real('progress').notNull().default(0),
+    reviewRequested: boolean('review_requested').notNull().default(false),
+    needsHumanReview: boolean('needs_human_review').notNull().default(false),
+    isReviewed: boolean('is_reviewed').notNull().default(false),
+    data: jsonb('data').$type<object>(),
+    reviewReasons: jsonb('review_reasons').$type<object>(),
+    stats: jsonb('stats').$type<object>(),
+    failureReason: text('failure_reason'),
+    review: jsonb('review').$type<object>(),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    fileSize: integer('file_size').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('parsing_jobs_team_seq_idx').on(t.teamId, t.seq),
+    index('parsing_jobs_team_stage_idx').on(t.teamId, t.stage, t.seq),
+  ],
+);
+
+/** The uploaded bytes, apart from the job row so lists never read them. */
+export const parsingJobFiles = service.table('parsing_job_files', {
+  jobId: uuid('job_id')
+    .primaryKey()
+    .references(() => parsingJobs.id, { onDelete: 'cascade' }),
+  bytes: bytea('bytes').notNull(),
+});
+
 export const serviceSchema = {
   teams,
   apiKeys,
@@ -512,5 +567,7 @@ export const serviceSchema = {
   appointmentEvents,
   appointmentSlots,
   appointmentBookingKeys,
+  parsingJobs,
+  parsingJobFiles,
 };
 export type ServiceSchema = typeof serviceSchema;

@@ -5,6 +5,8 @@ import { APPOINTMENT_CONFIRM_KIND } from '../domain/appointments/book';
 import { runConfirmJob } from '../domain/appointments/confirmJob';
 import { advanceOrder, ORDER_ADVANCE_KIND, type Rand } from '../domain/orders/lifecycle';
 import { runSimulateStep, SIMULATE_STEP_KIND } from '../domain/orders/simulate';
+import { PARSE_JOB_KIND } from '../domain/parser/create';
+import { runParseJob, type Parse } from '../domain/parser/run';
 import { runDeliveryJob } from '../webhooks/deliver';
 import { dispatchJob } from '../webhooks/dispatcher';
 import { WEBHOOK_DELIVER_KIND, WEBHOOK_DISPATCH_KIND, type WebhookWorkerOptions } from '../webhooks/kinds';
@@ -14,6 +16,8 @@ export interface JobHandlerOptions {
   random?: Rand;
   /** Webhook delivery: private URLs allowed or not, attempt timeout, dispatch interval, clock. */
   webhooks?: WebhookWorkerOptions;
+  /** The lab-report parser; a stand-in in tests that need a slow or crashing one. */
+  parse?: Parse;
 }
 
 /** Every kind of background job the service runs, by kind. */
@@ -30,6 +34,9 @@ export function jobHandlers(db: Database<ServiceSchema>, opts: JobHandlerOptions
     [APPOINTMENT_CONFIRM_KIND]: async (payload) => {
       const { retryAt } = await runConfirmJob(db, payload, undefined, random);
       return retryAt ? { retryAt } : undefined;
+    },
+    [PARSE_JOB_KIND]: async (payload, ctx) => {
+      await runParseJob(db, payload, ctx, opts.parse);
     },
     [WEBHOOK_DISPATCH_KIND]: dispatchJob(db, webhooks),
     [WEBHOOK_DELIVER_KIND]: (payload, ctx) => runDeliveryJob(db, payload, webhooks, ctx),

@@ -1,0 +1,211 @@
+import { ANALYTES, type Analyte, type UnitSpec } from './loincTable';
+import type { LoincMatch } from './types';
+
+/**
+ * Test name (+ units, panel, kind of value) -> LOINC candidates with a confidence.
+ *
+ * Confidence scale (documented because reviewers and the review rules read it):
+ * - 0.99 the printed name is a known alias of exactly one analyte;
+ * - 0.95 the name is an alias of several analytes and the units pick one (Neutrophils in % vs
+ *   x10E3/uL, Lp(a) in mg/dL vs nmol/L);
+ * - 0.90 the panel picks one (Glucose under "Urinalysis" is the urine test strip);
+ * - 0.85 the kind of value picks one (a word result for an analyte reported both ways);
+ * - <= 0.90 a fuzzy match (the similarity scaled by 0.9): an OCR-damaged or unusual name;
+ * - 0.50 each when two or more analytes remain: ambiguous, a person must choose.
+ */
+
+export type MatchMethod = 'exact' | 'unit' | 'context' | 'value' | 'fuzzy' | 'none';
+
+export interface LoincResult {
+  /** Best first; empty when nothing matched. */
+  matches: LoincMatch[];
+  /** The chosen analyte; undefined when ambiguous or unmatched. */
+  analyte?: Analyte;
+  method: MatchMethod;
+  ambiguous: boolean;
+  /** The chosen analyte's spec for the printed unit, when the unit is one it is reported in. */
+  unitSpec?: UnitSpec;
+  /**
+   * OCR only: the unit as the analyte spells it, when the read unit differs from it only by
+   * characters OCR confuses ("ulU/mL" for uIU/mL, "cells/ul." for cells/uL).
+   */
+  unitCorrected?: string;
+}
+
+export interface MatchContext {
+  units?: string;
+  panel?: string;
+  /** The value is a word (Negative, Yellow) rather than a number. */
+  qualitativeValue?: boolean;
+  /** The text was read by OCR: units are compared modulo OCR's usual confusions. */
+  ocr?: boolean;
+}
+
+/** Fuzzy matches below this similarity are not matches at all. */
+const FUZZY_MIN = 0.72;
+/** Another analyte within this similarity of the best makes a fuzzy match ambiguous. */
+const FUZZY_TIE = 0.06;
+
+/** Lower case, `%` and `#` spelled out, punctuation to spaces: "Neutrophils (%)" = "Neutrophils %". */
+export function normalizeName(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/%/g, ' percent ')
+    .replace(/#/g, ' number ')
+    .replace(/&/g, ' and ')
+    .replace(/[^a-z0-9+]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Words that qualify a name without changing the analyte ("Glucose, Serum" is Glucose). */
+const FILLERS = new Set(['serum', 'plasma', 's', 'level', 'quant', 'quantitative', 'result', 'test', 'w', 'with', 'rfl', 'rfx', 'wrfx', 'reflex', 'refl']);
+const withoutFillers = (norm: string) => norm.split(' ').filter((w) => !FILLERS.has(w)).join(' ');
+
+/** Lower case, no spaces, µ as u: "x10E3/µL" = "x10e3/ul". */
+export function normalizeUnit(units: string | undefined): string {
+  return (units ?? '').toLowerCase().replace(/\s+/g, '').replace(/[µμ]/g, 'u');
+}
+
+const exactIndex = new Map<string, Set<Analyte>>();
+const looseIndex = new Map<string, Set<Analyte>>();
+const fuzzyAliases: { norm: string; grams: Map<string, number>; analyte: Analyte }[] = [];
+for (const analyte of ANALYTES) {
+  for (const alias of analyte.aliases) {
+    const norm = normalizeName(alias);
+    add(exactIndex, norm, analyte);
+    add(looseIndex, withoutFillers(norm), analyte);
+    fuzzyAliases.push({ norm, grams: bigrams(norm), analyte });
+  }
+}
+
+function add(index: Map<string, Set<Analyte>>, key: string, analyte: Analyte) {
+  const set = index.get(key) ?? new Set<Analyte>();
+  set.add(analyte);
+  index.set(key, set);
+}
+
+/** The spec of `units` among the analyte's units; unit-less analytes accept an empty unit. */
+export function unitSpecFor(analyte: Analyte, units: string | undefined, ocr = false): UnitSpec | undefined {
+  const norm = normalizeUnit(units);
+  const exact = analyte.units.find((spec) => spec.units.some((u) => normalizeUnit(u) === norm));
+  if (exact || !ocr || !norm) return exact;
+  return ocrSpelling(analyte, units)?.spec;
+}
+
+/** I, l, 1, | and ! look alike to OCR, so do O and 0; dots, commas and slashes come and go. */
+function ocrUnitKey(units: string | undefined): string {
+  return normalizeUnit(units).replace(/[il1|!]/g, 'l').replace(/o/g, '0').replace(/[.,;:'`/]/g, '');
+}
+
+function ocrSpelling(analyte: Analyte, units: string | undefined): { spec: UnitSpec; spelling: string } | undefined {
+  const key = ocrUnitKey(units);
+  if (!key) return undefined;
+  for (const spec of analyte.units) {
+    const spelling = spec.units.find((u) => u && ocrUnitKey(u) === key);
+    if (spelling) return { spec, spelling };
+  }
+  return undefined;
+}
+
+export function acceptsNoUnit(analyte: Analyte): boolean {
+  return analyte.units.length === 0 || analyte.results !== 'quantitative' || analyte.units.some((s) => s.units.includes(''));
+}
+
+export function matchLoinc(testName: string, ctx: MatchContext = {}): LoincResult {
+  const norm = normalizeName(testName);
+  if (!norm) return { matches: [], method: 'none', ambiguous: false };
+  // Some layouts print the performing lab's code after the name ("Glucose 01").
+  const forms = [norm, norm.replace(/ \d{2}$/, '')];
+  for (const form of forms) {
+    const hit = exactIndex.get(form) ?? looseIndex.get(withoutFillers(form));
+    if (hit) return decide([...hit], ctx, 'exact', 0.99);
+  }
+  return fuzzy(norm, ctx);
+}
+
+/** Several candidates with the same name score: units, then panel, then the kind of value decide. */
+function decide(candidates: Analyte[], ctx: MatchContext, method: MatchMethod, confidence: number): LoincResult {
+  if (candidates.length === 1) return chosen(candidates[0]!, ctx, method, confidence);
+  // A missing unit decides nothing (it may simply not have been read).
+  const unit = normalizeUnit(ctx.units);
+  const byUnit = unit ? candidates.filter((a) => unitSpecFor(a, ctx.units, ctx.ocr)) : [];
+  if (byUnit.length === 1) return chosen(byUnit[0]!, ctx, method === 'fuzzy' ? method : 'unit', Math.min(confidence, 0.95));
+  const pool = byUnit.length ? byUnit : candidates;
+  if (ctx.panel) {
+    const urinePanel = /urin|\bua\b|dipstick|microscop|sediment/i.test(ctx.panel);
+    const bySpecimen = pool.filter((a) => a.specimen === (urinePanel ? 'urine' : 'blood'));
+    if (bySpecimen.length === 1) return chosen(bySpecimen[0]!, ctx, method === 'fuzzy' ? method : 'context', Math.min(confidence, 0.9));
+  }
+  if (ctx.qualitativeValue !== undefined) {
+    const byKind = pool.filter((a) => (ctx.qualitativeValue ? a.results !== 'quantitative' : a.results !== 'qualitative'));
+    if (byKind.length === 1) return chosen(byKind[0]!, ctx, method === 'fuzzy' ? method : 'value', Math.min(confidence, 0.85));
+  }
+  return {
+    matches: pool.map((a) => toMatch(a, 0.5)),
+    method,
+    ambiguous: true,
+  };
+}
+
+function chosen(analyte: Analyte, ctx: MatchContext, method: MatchMethod, confidence: number): LoincResult {
+  const result: LoincResult = { matches: [toMatch(analyte, confidence)], analyte, method, ambiguous: false };
+  const exact = unitSpecFor(analyte, ctx.units);
+  if (exact) result.unitSpec = exact;
+  else if (ctx.ocr) {
+    const fixed = ocrSpelling(analyte, ctx.units);
+    if (fixed) {
+      result.unitSpec = fixed.spec;
+      result.unitCorrected = fixed.spelling;
+    }
+  }
+  return result;
+}
+
+function toMatch(analyte: Analyte, confidence: number): LoincMatch {
+  return {
+    loinc_code: analyte.code,
+    loinc_name: analyte.name,
+    display_name: analyte.display,
+    aliases: analyte.aliases,
+    confidence_score: Math.round(confidence * 100) / 100,
+  };
+}
+
+function fuzzy(norm: string, ctx: MatchContext): LoincResult {
+  // Two-letter abbreviations (K, Na, PT) are too short to be compared by shape.
+  if (norm.replace(/ /g, '').length < 4) return { matches: [], method: 'none', ambiguous: false };
+  const grams = bigrams(norm);
+  const best = new Map<Analyte, number>();
+  for (const alias of fuzzyAliases) {
+    const s = dice(grams, alias.grams);
+    if (s > (best.get(alias.analyte) ?? 0)) best.set(alias.analyte, s);
+  }
+  const ranked = [...best.entries()].sort((a, b) => b[1] - a[1]);
+  const top = ranked[0];
+  if (!top || top[1] < FUZZY_MIN) return { matches: [], method: 'none', ambiguous: false };
+  const close = ranked.filter(([, s]) => s >= top[1] - FUZZY_TIE).map(([a]) => a);
+  return decide(close, ctx, 'fuzzy', top[1] * 0.9);
+}
+
+function bigrams(text: string): Map<string, number> {
+  const padded = ` ${text} `;
+  const grams = new Map<string, number>();
+  for (let i = 0; i < padded.length - 1; i++) {
+    const g = padded.slice(i, i + 2);
+    grams.set(g, (grams.get(g) ?? 0) + 1);
+  }
+  return grams;
+}
+
+/** Sørensen–Dice similarity of two bigram multisets, 0..1. */
+function dice(a: Map<string, number>, b: Map<string, number>): number {
+  let overlap = 0;
+  let total = 0;
+  for (const [g, n] of a) {
+    overlap += Math.min(n, b.get(g) ?? 0);
+    total += n;
+  }
+  for (const n of b.values()) total += n;
+  return total ? (2 * overlap) / total : 0;
+}

@@ -1,0 +1,141 @@
+import type { ResultMetadata, Row } from './types';
+
+/**
+ * Report metadata from the rows around the result tables: patient name, date of birth, lab,
+ * collection and report dates, specimen number. Reports print them as "Label: value", several
+ * to a line, or as a label with its value on the line below (boxed letterheads). Values are kept
+ * as printed (wire-facts §7: plain strings, not parsed dates).
+ */
+
+type Field = 'name' | 'first' | 'last' | 'dob' | 'collected' | 'reported' | 'specimen' | 'lab' | 'performing' | 'stop';
+
+/** Label spellings; `stop` labels only end the value before them (Age, Sex, Phone...). */
+const LABELS: [Field, string][] = [
+  ['first', String.raw`patient first name|first name`],
+  ['last', String.raw`patient last name|last name`],
+  ['name', String.raw`patient name|patient|name`],
+  ['dob', String.raw`date of birth|birth date|birthdate|d\.o\.b\.?|dob`],
+  ['collected', String.raw`date\/time collected|collection date\/time|date collected|collection date|date of collection|specimen collected|collected on|collected`],
+  ['reported', String.raw`date\/time reported|date reported|report date|reported on|date issued|final report date|reported`],
+  ['specimen', String.raw`specimen (?:id|number|no\.?|#)|accession (?:number|no\.?|#)|accession|specimen`],
+  ['performing', String.raw`performing (?:lab|laboratory|site)|testing (?:lab|laboratory)`],
+  ['lab', String.raw`laboratory|lab name|lab`],
+  ['stop', String.raw`age|sex|gender|phone|physician|ordering (?:physician|provider)|provider|account(?: (?:number|#))?|patient id|fasting|status|received|date received|address|npi|client`],
+];
+
+const LABEL_RE = new RegExp(String.raw`(?:^|(?<=\|\s)|(?<=\s))(${LABELS.map(([, re]) => `(?:${re})`).join('|')})\s*:`, 'gi');
+
+const BARE_LABEL_RE = new RegExp(String.raw`^(?:${LABELS.map(([, re]) => `(?:${re})`).join('|')})\s*:?$`, 'i');
+
+function fieldOf(label: string): Field {
+  const l = label.toLowerCase();
+  for (const [field, re] of LABELS) if (new RegExp(`^(?:${re})$`, 'i').test(l)) return field;
+  return 'stop';
+}
+
+const DATE = String.raw`\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2}|[A-Z][a-z]{2,8}\.? \d{1,2},? \d{4}`;
+const LAB_WORDS = /laborator(y|ies)|\blabs?\b|diagnostics|pathology|clinical|reference lab|medical center/i;
+
+export function extractMetadata(rows: Row[]): { metadata: ResultMetadata; missing: string[] } {
+  const found: Partial<Record<Field, string>> = {};
+  rows.forEach((row, i) => {
+    // A row of bare labels ("Patient", "Date of Birth"...) with the values on the line below.
+    const bare = row.cells.filter((c) => BARE_LABEL_RE.test(c.text.trim()));
+    if (bare.length >= 2) {
+      for (const cell of bare) {
+        const field = fieldOf(cell.text.trim().replace(/:$/, ''));
+        if (field === 'stop' || found[field]) continue;
+        const value = clean(field, valueBelow(rows, i, cell.x) ?? '');
+        if (value) found[field] = value;
+      }
+      return;
+    }
+    const joined = row.cells.map((c) => c.text).join(' | ');
+    const labels = [...joined.matchAll(LABEL_RE)];
+    labels.forEach((m, k) => {
+      const field = fieldOf(m[1]!);
+      if (field === 'stop' || found[field]) return;
+      const start = m.index + m[0].length;
+      const end = labels[k + 1]?.index ?? joined.length;
+      // The value runs to the end of the label's cell; a label that ends its cell has its value
+      // in the next cell ("DOB:" | "01/02/1980") or, failing that, on the line below.
+      let value = joined.slice(start, end).trim();
+      if (value.startsWith('|')) value = value.slice(1);
+      value = value.split('|')[0]!.trim();
+      if (!value) value = valueBelow(rows, i, labelCellX(row, m[1]!)) ?? '';
+      value = clean(field, value);
+      if (value) found[field] = value;
+    });
+  });
+  // The reporting lab: a "Laboratory:" label, else the letterhead, else the performing site
+  // (which may be a subcontractor, and is often printed with a site code).
+  found.lab ??= letterheadLab(rows) ?? found.performing;
+
+  const { first, last } = splitName(found);
+  const metadata: ResultMetadata = {
+    patient_first_name: first,
+    patient_last_name: last,
+    dob: found.dob ?? '',
+    lab_name: found.lab ?? '',
+  };
+  if (found.reported) metadata.date_reported = found.reported;
+  if (found.collected) metadata.date_collected = found.collected;
+  if (found.specimen) metadata.specimen_number = found.specimen;
+  const missing = (['patient_first_name', 'patient_last_name', 'dob', 'lab_name'] as const).filter((k) => !metadata[k]);
+  return { metadata, missing };
+}
+
+function clean(field: Field, value: string): string {
+  const v = value.replace(/\s+/g, ' ').trim();
+  switch (field) {
+    case 'dob':
+      return new RegExp(DATE).exec(v)?.[0] ?? '';
+    case 'collected':
+    case 'reported': {
+      // Date and, when printed, the time after it ("01/15/2024 08:30", "01/15/2024 0830 ET").
+      const m = new RegExp(String.raw`(?:${DATE})(?:\s+\d{1,2}:?\d{2}(?:\s?[AP]M)?(?:\s+[A-Z]{2,3})?)?`, 'i').exec(v);
+      return m?.[0] ?? '';
+    }
+    case 'specimen':
+      return /^[A-Z0-9][A-Z0-9-]{3,}$/i.exec(v.split(' ')[0] ?? '')?.[0] ?? '';
+    default:
+      return v;
+  }
+}
+
+function labelCellX(row: Row, label: string): number | undefined {
+  return row.cells.find((c) => c.text.toLowerCase().includes(label.toLowerCase()))?.x;
+}
+
+/** The value printed under its label (boxed letterheads): the next row's cell starting near the label. */
+function valueBelow(rows: Row[], i: number, x: number | undefined): string | undefined {
+  const row = rows[i]!;
+  const next = rows[i + 1];
+  if (x === undefined || !next || next.page !== row.page || next.y - row.y > 2.5 * row.height) return undefined;
+  const cell = next.cells.find((c) => Math.abs(c.x - x) <= 1.5 * row.height);
+  if (!cell || new RegExp(LABEL_RE.source, 'i').test(cell.text) || BARE_LABEL_RE.test(cell.text.trim())) return undefined;
+  return cell.text;
+}
+
+function splitName(found: Partial<Record<Field, string>>): { first: string; last: string } {
+  if (found.first || found.last) return { first: found.first ?? '', last: found.last ?? '' };
+  const name = found.name?.replace(/\s+/g, ' ').trim();
+  if (!name) return { first: '', last: '' };
+  // "DOE, JANE A" (last name first) or "Jane A. Doe"; middle names and initials are dropped.
+  const comma = /^([^,]+),\s*(\S+)/.exec(name);
+  if (comma) return { first: comma[2]!, last: comma[1]!.trim() };
+  const parts = name.split(' ');
+  if (parts.length < 2) return { first: '', last: parts[0] ?? '' };
+  return { first: parts[0]!, last: parts[parts.length - 1]! };
+}
+
+/** No "Lab:" label: the letterhead, i.e. the first line on page 1 that names a laboratory. */
+function letterheadLab(rows: Row[]): string | undefined {
+  for (const row of rows) {
+    if (row.page !== 1) break;
+    for (const cell of row.cells) {
+      if (LAB_WORDS.test(cell.text) && !/\d|:/.test(cell.text) && cell.text.split(' ').length <= 8) return cell.text.trim();
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,159 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import type { Worker } from 'tesseract.js';
+import { errorText, ParseFailure, withTimeout } from './failure';
+import type { PageText, TextItem } from './types';
+
+/**
+ * OCR with tesseract.js, strictly offline: the English LSTM model comes from the installed
+ * @tesseract.js-data/eng package (gzip), the engine from tesseract.js-core; nothing is fetched
+ * and nothing is cached outside a temp directory.
+ *
+ * One worker (a thread running the WebAssembly engine, ~100 MB) is created on first use and
+ * reused: creating one costs about a second, and the machine has few cores to share, so pages
+ * are recognised one at a time. A worker that fails or hangs is terminated and replaced on the
+ * next call. `closeOcr()` stops it (process shutdown, tests).
+ */
+
+const require = createRequire(import.meta.url);
+const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+const CACHE_PATH = path.join(os.tmpdir(), 'labdesk-tesseract');
+
+const CREATE_TIMEOUT_MS = 30_000;
+const RECOGNIZE_TIMEOUT_MS = 90_000;
+
+let worker: Promise<Worker> | undefined;
+/** Recognitions run one after another on the one worker. */
+let queue: Promise<unknown> = Promise.resolve();
+/** The last error the worker reported through errorHandler (tesseract.js would otherwise throw it). */
+let lastWorkerError: string | undefined;
+
+function getWorker(): Promise<Worker> {
+  if (!worker) {
+    const starting = (async () => {
+      mkdirSync(CACHE_PATH, { recursive: true });
+      const { createWorker, OEM } = await import('tesseract.js');
+      const w = await createWorker('eng', OEM.LSTM_ONLY, {
+        langPath: LANG_PATH,
+        gzip: true,
+        cachePath: CACHE_PATH,
+        // Read the model from langPath every time a worker starts; never write a cache copy.
+        cacheMethod: 'none',
+        logger: () => {},
+        errorHandler: (err: unknown) => {
+          lastWorkerError = errorText(err);
+        },
+      });
+      return w;
+    })();
+    worker = withTimeout(starting, CREATE_TIMEOUT_MS, 'starting the OCR engine', () => {
+      void starting.then((w) => w.terminate()).catch(() => {});
+    });
+    worker.catch(() => {
+      worker = undefined;
+    });
+  }
+  return worker;
+}
+
+async function dropWorker() {
+  const w = worker;
+  worker = undefined;
+  if (w) await w.then((x) => x.terminate()).catch(() => {});
+}
+
+/** Stops the OCR worker; the next OCR call starts a new one. */
+export async function closeOcr(): Promise<void> {
+  await queue.catch(() => {});
+  await dropWorker();
+}
+
+export interface OcrPage extends PageText {
+  source: 'ocr';
+  ocrConfidence: number;
+}
+
+/**
+ * OCR of one page image (PNG bytes, already cleaned up by imagePrep). Words come back with
+ * boxes, the baseline of their line and the lowest confidence of their characters, as
+ * TextItems in pixels, so the same row/column reader as for PDF text applies.
+ */
+export function recognizePage(png: Buffer, pageNumber: number, size: { width: number; height: number }, dpi?: number): Promise<OcrPage> {
+  const run = queue.then(() => recognizeNow(png, pageNumber, size, dpi));
+  queue = run.catch(() => {});
+  return run;
+}
+
+async function recognizeNow(png: Buffer, pageNumber: number, size: { width: number; height: number }, dpi?: number): Promise<OcrPage> {
+  let w: Worker;
+  try {
+    w = await getWorker();
+  } catch (err) {
+    throw new ParseFailure(err instanceof ParseFailure ? err.reason : `the OCR engine could not start: ${errorText(err)}`);
+  }
+  lastWorkerError = undefined;
+  try {
+    const job = (async () => {
+      // Tesseract guesses the resolution otherwise (and says so on stdout). For a photo or scan the
+      // width of a letter-size page (8.5 in) is the best guess there is.
+      const resolution = dpi ?? Math.round(Math.min(size.width, size.height) / 8.5);
+      await w.setParameters({ user_defined_dpi: String(Math.max(70, Math.min(1200, resolution))) });
+      // rotateAuto straightens slightly skewed scans so table rows stay rows.
+      return w.recognize(png, { rotateAuto: true }, { blocks: true, text: false });
+    })();
+    const { data } = await withTimeout(job, RECOGNIZE_TIMEOUT_MS, `OCR of page ${pageNumber}`, () => void dropWorker());
+    return toPage(data, pageNumber, size);
+  } catch (err) {
+    await dropWorker();
+    if (err instanceof ParseFailure) throw err;
+    throw new ParseFailure(`OCR of page ${pageNumber} failed: ${lastWorkerError ?? errorText(err)}`);
+  }
+}
+
+type TesseractPage = Awaited<ReturnType<Worker['recognize']>>['data'];
+
+function toPage(data: TesseractPage, pageNumber: number, size: { width: number; height: number }): OcrPage {
+  const items: TextItem[] = [];
+  let confSum = 0;
+  for (const block of data.blocks ?? []) {
+    for (const para of block.paragraphs) {
+      for (const line of para.lines) {
+        const { x0, y0, x1, y1 } = line.baseline;
+        const slope = x1 !== x0 ? (y1 - y0) / (x1 - x0) : 0;
+        // rowHeight is about the font size (ascender to descender) of the line's text.
+        const em = Math.max(line.rowAttributes?.rowHeight ?? 0, (line.bbox.y1 - line.bbox.y0) * 0.8, 8);
+        for (const word of line.words) {
+          const text = word.text.trim();
+          if (!text) continue;
+          const cx = (word.bbox.x0 + word.bbox.x1) / 2;
+          const symbolMin = word.symbols.length ? Math.min(...word.symbols.map((s) => s.confidence)) : word.confidence;
+          // Character confidences of the LSTM engine stay high even on misreads; the word's
+          // confidence is the one that drops (calibrated on the corpus), so take the lower.
+          const confidence = Math.min(symbolMin, word.confidence);
+          confSum += word.confidence;
+          items.push({
+            text,
+            x: word.bbox.x0,
+            y: word.bbox.y0,
+            baseline: y0 + slope * (cx - x0),
+            width: word.bbox.x1 - word.bbox.x0,
+            height: em,
+            page: pageNumber,
+            source: 'ocr',
+            confidence,
+          });
+        }
+      }
+    }
+  }
+  return {
+    page: pageNumber,
+    width: size.width,
+    height: size.height,
+    source: 'ocr',
+    items,
+    ocrConfidence: items.length ? confSum / items.length : 0,
+  };
+}

@@ -1,0 +1,191 @@
+import type { Interpreted } from './interpret';
+import { matchesExpected } from './interpret';
+import { acceptsNoUnit, normalizeUnit, type LoincResult } from './loinc';
+import type { UnitSpec } from './loincTable';
+import type { RawResult } from './tableReader';
+import type { ReportReviewCode, ResultReviewCode, ReviewReason } from './types';
+import { decimalsOf } from './values';
+
+/**
+ * The doubt rules. A wrong value that nobody is asked to look at can reach a patient, so every
+ * way a machine reading can go wrong that leaves a trace gets a rule here:
+ * - the reading itself was unsure (OCR confidence), or the cell did not parse;
+ * - the lab's own flag disagrees with its own range (flag H but the value is in range: the value
+ *   or the flag was misread), or a value outside the range carries no flag;
+ * - the magnitude is impossible for the analyte in its unit, or a value the lab prints with
+ *   decimals has none (OCR drops decimal points: potassium 4.5 read as 45);
+ * - the test could not be identified with certainty (no, several or a fuzzy LOINC match);
+ * - the unit is not one the analyte is reported in, or is missing.
+ * Rules only add reasons; none removes a result. Messages never contain patient data.
+ */
+
+/**
+ * OCR confidence (0..100, the lower of word and character confidence) below which a value is
+ * not trusted. Calibrated on the corpus (bench/parser.ts, ~470 OCR'd values): the misreads that
+ * no other rule catches (a unit losing a letter) scored 50-58; a third of the correct values
+ * score below 85 too. 85 keeps a wide margin; the price is that a third of OCR'd values go to
+ * review on confidence alone.
+ */
+export const OCR_VALUE_CONFIDENCE_MIN = 85;
+/** Names are checked against LOINC too, so they may be a little less certain than values. */
+export const OCR_NAME_CONFIDENCE_MIN = 70;
+/** LOINC confidence below which a person confirms the test (every fuzzy match falls below it). */
+export const LOINC_CONFIDENCE_MIN = 0.9;
+
+export interface ResultForReview {
+  raw: RawResult;
+  interpreted: Interpreted;
+  loinc: LoincResult;
+}
+
+export function reviewResult({ raw, interpreted, loinc }: ResultForReview): ReviewReason<ResultReviewCode>[] {
+  const reasons: ReviewReason<ResultReviewCode>[] = [...raw.problems];
+  const add = (code: ResultReviewCode, message: string) => reasons.push({ code, message });
+  const value = raw.value;
+
+  // The reading itself.
+  if (raw.source === 'ocr') {
+    if (raw.valueConfidence !== undefined && raw.valueConfidence < OCR_VALUE_CONFIDENCE_MIN) {
+      add('low_ocr_confidence', `The value was read from an image with low confidence (${Math.round(raw.valueConfidence)}%).`);
+    } else if (raw.nameConfidence !== undefined && raw.nameConfidence < OCR_NAME_CONFIDENCE_MIN) {
+      add('low_ocr_confidence', `The test name was read from an image with low confidence (${Math.round(raw.nameConfidence)}%).`);
+    }
+  }
+  if (value.kind === 'unparseable') add('unparseable_value', `The value "${value.value}" is not a number or a known result word.`);
+
+  flagRules(raw, interpreted, add);
+  magnitudeRules(raw, interpreted, loinc, add);
+  loincRules(loinc, add);
+  unitRules(raw, loinc, add);
+  return dedupe(reasons);
+}
+
+type Add = (code: ResultReviewCode, message: string) => void;
+
+function flagRules(raw: RawResult, i: Interpreted, add: Add) {
+  const { flag, above, below } = i;
+  const within = above === false && below === false;
+  const high = flag === 'H' || flag === 'HH';
+  const low = flag === 'L' || flag === 'LL';
+  if (high && above === false) add('flag_inconsistent', `Flagged ${raw.flag} but the value is not above the reference range.`);
+  else if (low && below === false) add('flag_inconsistent', `Flagged ${raw.flag} but the value is not below the reference range.`);
+  else if ((flag === 'A' || flag === 'C') && within) add('flag_inconsistent', `Flagged ${raw.flag} but the value is within the reference range.`);
+  else if (flag === 'N' && (above || below)) add('flag_inconsistent', 'Flagged normal but the value is outside the reference range.');
+
+  const unflagged = !flag || flag === 'N';
+  if (unflagged && (above || below) && raw.column !== 'outRange') {
+    add('unflagged_out_of_range', `The value is ${above ? 'above' : 'below'} the reference range but carries no flag.`);
+  }
+  if (raw.column === 'inRange' && flag && flag !== 'N') add('flag_inconsistent', `Printed in the in-range column with flag ${raw.flag}.`);
+  if (raw.column === 'outRange' && within) add('flag_inconsistent', 'Printed in the out-of-range column but the value is within the reference range.');
+
+  // Qualitative results against a qualitative reference ("Negative").
+  if (raw.value.kind === 'qualitative' && i.range?.expected) {
+    const matches = matchesExpected(raw.value.value, i.range.expected);
+    if (!matches && unflagged && raw.column !== 'outRange') {
+      add('unflagged_out_of_range', `The result "${raw.value.value}" differs from the expected "${i.range.expected}" but carries no flag.`);
+    }
+    if (matches && flag && flag !== 'N') add('flag_inconsistent', `Flagged ${raw.flag} but the result matches the expected "${i.range.expected}".`);
+  }
+
+  const { min, max } = i.range ?? {};
+  if (min !== undefined && max !== undefined && min > max) add('range_suspect', `The reference range ${i.range!.text} runs backwards.`);
+}
+
+function magnitudeRules(raw: RawResult, i: Interpreted, loinc: LoincResult, add: Add) {
+  const n = i.number;
+  if (n === undefined) return;
+  const analyte = loinc.analyte;
+  const specs: UnitSpec[] = loinc.unitSpec ? [loinc.unitSpec] : (analyte?.units ?? []);
+  const plausible = specs.map((s) => s.plausible).filter((p): p is [number, number] => !!p);
+  if (analyte && plausible.length && !plausible.some(([lo, hi]) => n >= lo && n <= hi)) {
+    add('implausible_value', `${raw.value.value} is not a plausible ${analyte.display} value${raw.units ? ` in ${raw.units}` : ''}.`);
+  }
+  // Plausibility of the range itself: a misread range would make every other check lie.
+  if (analyte && loinc.unitSpec?.plausible && i.range) {
+    const [lo, hi] = loinc.unitSpec.plausible;
+    const bad = [i.range.min, i.range.max].some((b) => b !== undefined && b !== 0 && (b < lo / 2 || b > hi * 2));
+    if (bad) add('range_suspect', `The reference range ${i.range.text} is not plausible for ${analyte.display}.`);
+  }
+  if (i.comparator || raw.value.kind !== 'numeric') return;
+  const printed = decimalsOf(raw.value.value);
+  const expected = loinc.unitSpec?.decimals;
+  if (expected !== undefined && expected > 0 && printed === 0) {
+    add('decimal_suspect', `${raw.value.value} has no decimals; ${analyte?.display ?? 'this test'} is normally printed with ${expected}.`);
+    return;
+  }
+  // Also for tests outside the table: the range is printed with decimals, the value is not, and
+  // the value only fits the range once a decimal point is put back.
+  const range = i.range;
+  if (range && printed === 0 && /\.\d/.test(range.text) && (i.above || i.below)) {
+    const fits = [10, 100].some((f) => (range.min === undefined || n / f >= range.min) && (range.max === undefined || n / f <= range.max));
+    if (fits) add('decimal_suspect', `${raw.value.value} is far outside the range ${range.text} but would fit it with a decimal point.`);
+  }
+}
+
+function loincRules(loinc: LoincResult, add: Add) {
+  if (loinc.ambiguous) {
+    const names = loinc.matches.map((m) => `${m.display_name ?? m.loinc_name} (${m.loinc_code})`).join(', ');
+    add('loinc_ambiguous', `The test name fits several analytes: ${names}.`);
+  } else if (!loinc.matches.length) {
+    add('loinc_missing', 'The test name did not match any known analyte.');
+  } else if ((loinc.matches[0]?.confidence_score ?? 0) < LOINC_CONFIDENCE_MIN) {
+    add('loinc_low_confidence', `The test name was matched to ${loinc.matches[0]!.display_name} only approximately.`);
+  }
+}
+
+function unitRules(raw: RawResult, loinc: LoincResult, add: Add) {
+  const analyte = loinc.analyte;
+  if (!analyte) return;
+  const unit = normalizeUnit(raw.units);
+  const numeric = raw.value.kind === 'numeric' || raw.value.kind === 'censored';
+  if (unit && !loinc.unitSpec && !(analyte.units.length === 0 && /^(ratio|\(calc\))$/.test(unit))) {
+    add('unexpected_unit', `${raw.units} is not a unit ${analyte.display} is reported in.`);
+  } else if (!unit && numeric && !acceptsNoUnit(analyte)) {
+    add('missing_unit', `No unit was found for ${analyte.display}.`);
+  }
+  if (raw.value.kind === 'qualitative' && analyte.results === 'quantitative') {
+    add('unparseable_value', `${analyte.display} is reported as a number, but the value is "${raw.value.value}".`);
+  }
+  if (raw.value.kind === 'ratio' && analyte.results === 'quantitative') {
+    add('unparseable_value', `${raw.value.value} looks like a ratio, which ${analyte.display} is not (a misread decimal point?).`);
+  }
+  if (numeric && analyte.results === 'qualitative') {
+    add('unexpected_unit', `${analyte.display} is a qualitative test, but the value is a number.`);
+  }
+}
+
+function dedupe(reasons: ReviewReason<ResultReviewCode>[]): ReviewReason<ResultReviewCode>[] {
+  const seen = new Set<string>();
+  return reasons.filter((r) => {
+    const key = `${r.code}:${r.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export interface ReportFacts {
+  resultCount: number;
+  missingMetadata: string[];
+  unreadRows: number;
+  meanOcrConfidence: number | null;
+}
+
+/** Mean page OCR confidence below which the whole scan is called poor. */
+export const OCR_PAGE_CONFIDENCE_MIN = 75;
+
+export function reviewReport(facts: ReportFacts): ReviewReason<ReportReviewCode>[] {
+  const reasons: ReviewReason<ReportReviewCode>[] = [];
+  if (facts.resultCount === 0) reasons.push({ code: 'no_results', message: 'No results were found in the report.' });
+  if (facts.missingMetadata.length) {
+    reasons.push({ code: 'metadata_incomplete', message: `Not found: ${facts.missingMetadata.join(', ')}.` });
+  }
+  if (facts.unreadRows > 0) {
+    reasons.push({ code: 'unread_rows', message: `${facts.unreadRows} table row(s) held data that could not be read as a result.` });
+  }
+  if (facts.meanOcrConfidence !== null && facts.meanOcrConfidence < OCR_PAGE_CONFIDENCE_MIN) {
+    reasons.push({ code: 'ocr_used_low_quality', message: `The scan was read with low overall confidence (${Math.round(facts.meanOcrConfidence)}%).` });
+  }
+  return reasons;
+}

@@ -1,0 +1,389 @@
+import { matchLoinc } from './loinc';
+import { minConfidence } from './rows';
+import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
+import { flagKind, parseRange, parseValueCell, type ValueCell } from './values';
+
+/**
+ * Reads result tables out of rows, the way US reports print them:
+ * - current/previous layout: Test | Current Result and Flag | Previous Result and Date | Units | Reference Interval
+ * - in/out-of-range layout:  Test Name | In Range | Out Of Range | Reference Range | Lab (units after the range)
+ * - generic layouts:         Test | Result | Flag | Units | Reference Range (any order, any subset)
+ *
+ * A header row fixes the columns (each text item goes to the column whose header starts at or
+ * just before it), and stays in force across page breaks until the next header. Rows that
+ * repeat on every page (letterheads, footers) and "Page n of m" lines are dropped before they
+ * can look like results. A row with a name but no value is a panel header (source_panel_name),
+ * the wrapped tail of the previous test name, or a comment.
+ */
+
+export type ColumnRole = 'name' | 'result' | 'inRange' | 'outRange' | 'flag' | 'units' | 'range' | 'previous' | 'lab' | 'other';
+
+interface Column {
+  role: ColumnRole;
+  x: number;
+}
+
+export interface RawResult {
+  testName: string;
+  value: ValueCell;
+  /** The flag as printed, from the value cell or a flag column. */
+  flag?: string;
+  units?: string;
+  rangeText?: string;
+  panel?: string;
+  page: number;
+  /** Which column the value came from; 'headerless' when no table header was found at all. */
+  column: 'result' | 'inRange' | 'outRange' | 'headerless';
+  /** What looked wrong while reading the row (two value columns filled, a flag column that is not a flag...). */
+  problems: ReviewReason<ResultReviewCode>[];
+  /** OCR: lowest character confidence of the value, flag, units and range (undefined for text PDFs). */
+  valueConfidence?: number;
+  nameConfidence?: number;
+  source: 'text' | 'ocr';
+}
+
+export interface TableRead {
+  results: RawResult[];
+  headerFound: boolean;
+  /** Rows outside result tables (letterhead, patient block, footers, comments): metadata reads these. */
+  otherRows: Row[];
+  /** Rows inside a table that held data but could not be read as a result. */
+  unreadRows: number;
+}
+
+/** Tolerance, in em, for an item starting a little left of its column's header. */
+const COLUMN_TOLERANCE_EM = 1.0;
+/** A wrapped name line sits at most this many em below its first line. */
+const WRAP_GAP_EM = 1.9;
+
+export function readTables(pages: Row[][]): TableRead {
+  const boilerplate = findBoilerplate(pages);
+  const rows = pages.flat();
+  const out: TableRead = { results: [], headerFound: false, otherRows: [], unreadRows: 0 };
+  let layout: Column[] | undefined;
+  /** False right after a page break until the page's own header (if any) is seen. */
+  let layoutConfirmed = false;
+  let panel: string | undefined;
+  let last: { result: RawResult; row: Row } | undefined;
+  let pageOfLast = 0;
+
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (row.page !== pageOfLast) {
+      pageOfLast = row.page;
+      layoutConfirmed = false;
+      last = undefined;
+    }
+    const header = headerColumns(row);
+    if (header) {
+      layout = header;
+      layoutConfirmed = true;
+      out.headerFound = true;
+      last = undefined;
+      continue;
+    }
+    if (boilerplate.has(row) || isPageFurniture(row.text) || !layout) {
+      out.otherRows.push(row);
+      continue;
+    }
+    const cols = assignColumns(row, layout);
+    const name = text(cols.name);
+    const valueRoles = (['result', 'inRange', 'outRange'] as const).filter((r) => text(cols[r]));
+    const hasOther = !!(text(cols.units) || text(cols.range) || text(cols.flag));
+
+    if (name && valueRoles.length === 0 && !hasOther) {
+      if (last && isContinuation(row, last.row, last.result.testName, name)) {
+        last.result.testName = `${last.result.testName} ${name}`;
+        last.row = row;
+        continue;
+      }
+      if (isPanelHeader(name, rows, i, layout)) {
+        panel = cleanPanelName(name);
+        last = undefined;
+      }
+      out.otherRows.push(row);
+      continue;
+    }
+    if (!name || valueRoles.length === 0 || isLabel(name)) {
+      if (valueRoles.length || hasOther) out.unreadRows++;
+      out.otherRows.push(row);
+      continue;
+    }
+
+    const result = readResultRow(row, cols, valueRoles, name, panel);
+    // A row whose value is not a value and whose name is not a test is prose that happens to
+    // reach the value column (comments, disclaimers); on an unconfirmed page it is more likely
+    // the letterhead of a page that did not repeat the table header.
+    const knownName = matchLoinc(name).matches.length > 0;
+    if ((result.value.kind === 'unparseable' && !knownName) || (!layoutConfirmed && !knownName)) {
+      out.unreadRows++;
+      out.otherRows.push(row);
+      continue;
+    }
+    out.results.push(result);
+    last = { result, row };
+  }
+
+  if (!out.headerFound) out.results = readHeaderless(rows, boilerplate, out);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Header rows and columns
+// ---------------------------------------------------------------------------------------------
+
+/** Header cell text -> role. Order matters: "Previous Result" is previous, not result. */
+const HEADER_PATTERNS: [RegExp, ColumnRole][] = [
+  [/\b(previous|prior|last)\b/, 'previous'],
+  [/\bout of range\b|\boutside range\b|\babnormal result/, 'outRange'],
+  [/\bin range\b|\bwithin range\b|\bnormal result/, 'inRange'],
+  [/\breference\b|\bref\b|\bnormal range\b|^range$|\bexpected\b|^interval$|\breference interval\b/, 'range'],
+  [/^(tests?|test name|test names|analyte|analytes|component|components|test description|description|procedure|examination|determination|name)$/, 'name'],
+  [/^(units?|unit of measure|uom)$/, 'units'],
+  [/^(flags?|abn|abnormal|abnormal flag|h ?l|status)$/, 'flag'],
+  [/\bresults?\b|^value$|^your (value|result)$/, 'result'],
+  [/^(lab|site|performing lab|location)$/, 'lab'],
+  [/\b(date|time|comment|comments|note|notes)\b/, 'other'],
+];
+
+const HEADER_WORDS = ['test', 'tests', 'name', 'result', 'results', 'current', 'and', 'flag', 'previous', 'date', 'units', 'unit',
+  'reference', 'interval', 'range', 'in', 'out', 'of', 'lab', 'analyte', 'component', 'value'];
+
+/** OCR-tolerant: each word snaps to a header word it nearly spells ("Rcsult" -> "result"). */
+function headerText(cell: Cell): string {
+  return cell.text
+    .toLowerCase()
+    .replace(/[^a-z ]+/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => (w.length >= 4 ? (HEADER_WORDS.find((h) => h.length >= 4 && similar(w, h)) ?? w) : w))
+    .join(' ');
+}
+
+function roleOf(cell: Cell): ColumnRole | undefined {
+  const t = headerText(cell);
+  return HEADER_PATTERNS.find(([re]) => re.test(t))?.[1];
+}
+
+/** The columns a header row defines, or undefined when the row is not a header. */
+export function headerColumns(row: Row): Column[] | undefined {
+  if (row.cells.length < 3 || /\d/.test(row.text)) return undefined;
+  const columns: Column[] = [];
+  for (const cell of row.cells) {
+    const role = roleOf(cell);
+    if (!role) return undefined;
+    columns.push({ role, x: cell.x });
+  }
+  const roles = new Set(columns.map((c) => c.role));
+  const hasValue = roles.has('result') || roles.has('inRange');
+  if (!roles.has('name') || !hasValue || !(roles.has('units') || roles.has('range'))) return undefined;
+  // The name column starts at the page margin whatever the header's own indentation.
+  columns.sort((a, b) => a.x - b.x);
+  if (columns[0]!.role !== 'name') return undefined;
+  columns[0] = { ...columns[0]!, x: -Infinity };
+  return columns;
+}
+
+type Assigned = Partial<Record<ColumnRole, TextItem[]>>;
+
+function assignColumns(row: Row, columns: Column[]): Assigned {
+  const out: Assigned = {};
+  const tolerance = COLUMN_TOLERANCE_EM * row.height;
+  for (const cell of row.cells) {
+    for (const item of cell.items) {
+      let col = columns[0]!;
+      for (const c of columns) if (c.x - tolerance <= item.x) col = c;
+      (out[col.role] ??= []).push(item);
+    }
+  }
+  return out;
+}
+
+const text = (items: TextItem[] | undefined) => (items ?? []).map((i) => i.text).join(' ').replace(/\s+/g, ' ').trim();
+
+// ---------------------------------------------------------------------------------------------
+// Result rows
+// ---------------------------------------------------------------------------------------------
+
+function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRange' | 'outRange')[], name: string, panel: string | undefined): RawResult {
+  const problems: ReviewReason<ResultReviewCode>[] = [];
+  const problem = (code: ResultReviewCode, message: string) => problems.push({ code, message });
+  if (valueRoles.length > 1) problem('conflicting_columns', `There are values in both the ${valueRoles.join(' and ')} columns.`);
+  // Out-of-range wins when both are filled: the safer reading, and a reviewer is asked anyway.
+  const column = valueRoles.includes('outRange') ? 'outRange' : valueRoles[0]!;
+  const value = parseValueCell(text(cols[column]));
+  let flag = value.flag;
+  const flagColumn = text(cols.flag);
+  if (flagColumn) {
+    if (!flagKind(flagColumn)) problem('conflicting_columns', `"${flagColumn}" in the flag column is not a flag.`);
+    else if (flag && flagKind(flag) !== flagKind(flagColumn)) problem('flag_inconsistent', `Two different flags were printed (${flag}, ${flagColumn}).`);
+    else flag ??= flagColumn;
+  }
+  const rangeCell = text(cols.range);
+  const range = rangeCell ? parseRange(rangeCell) : undefined;
+  let units = text(cols.units) || undefined;
+  if (!units && range?.units) units = range.units;
+  if (!units && value.trailing) units = value.trailing;
+  let rangeText = rangeCell || undefined;
+  if (rangeText && range?.units && units === range.units) rangeText = rangeText.slice(0, rangeText.lastIndexOf(range.units)).trim() || undefined;
+  if (value.problem) problem('unparseable_value', `The value cell could not be read cleanly: ${value.problem}.`);
+
+  const valueItems = [cols[column], cols.flag, cols.units, cols.range].filter((x): x is TextItem[] => !!x);
+  const result: RawResult = {
+    testName: name,
+    value,
+    page: row.page,
+    column,
+    problems,
+    source: row.cells[0]?.items[0]?.source ?? 'text',
+  };
+  if (flag) result.flag = flag;
+  if (units) result.units = units;
+  if (rangeText) result.rangeText = rangeText;
+  if (panel) result.panel = panel;
+  const vc = minConfidence(valueItems.map((items) => ({ items }) as Cell));
+  const nc = minConfidence([{ items: cols.name ?? [] } as unknown as Cell]);
+  if (vc !== undefined) result.valueConfidence = vc;
+  if (nc !== undefined) result.nameConfidence = nc;
+  return result;
+}
+
+/** "Patient Name:", "Collected:" - a label, not a test. */
+function isLabel(name: string): boolean {
+  return /:\s*$|:\s/.test(name);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Name-only rows: wrapped names and panel headers
+// ---------------------------------------------------------------------------------------------
+
+const PANEL_WORDS =
+  /\b(panel|profile|cbc|differential|diff|metabolic|cmp|bmp|urinalysis|lipid|lipids|thyroid|hepatitis|iron|vitamin|chemistry|hematology|serology|immunology|endocrinology|microscopic|macroscopic|dipstick|screen|coagulation|hormones?|a1c|tibc|(complete )?blood count|comp\.?)\b/i;
+
+function isContinuation(row: Row, prev: Row, previousName: string, tail: string): boolean {
+  if (row.page !== prev.page || row.y - prev.y > WRAP_GAP_EM * Math.max(row.height, prev.height)) return false;
+  if (tail.split(' ').length > 4 || isLabel(tail)) return false;
+  const joined = matchLoinc(`${previousName} ${tail}`);
+  if (joined.method === 'exact' || joined.method === 'unit' || joined.method === 'context') return true;
+  if (PANEL_WORDS.test(tail)) return false;
+  const alone = matchLoinc(previousName);
+  // An unknown first line is more likely the start of a longer name than a complete one.
+  if (alone.matches.length === 0 || alone.method === 'fuzzy') return true;
+  return /^[a-z(,/&-]/.test(tail);
+}
+
+function isPanelHeader(name: string, rows: Row[], i: number, layout: Column[]): boolean {
+  if (isLabel(name) || name.split(' ').length > 8 || /[.;]$/.test(name)) return false;
+  if (PANEL_WORDS.test(name)) return true;
+  // Otherwise: a short title directly followed by a result row.
+  const next = rows[i + 1];
+  if (!next || next.page !== rows[i]!.page) return false;
+  const cols = assignColumns(next, layout);
+  return !!(text(cols.name) && (text(cols.result) || text(cols.inRange) || text(cols.outRange)));
+}
+
+function cleanPanelName(name: string): string {
+  return name.replace(/\s*\((cont(\.|inued)?)\)\s*$/i, '').trim();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page furniture
+// ---------------------------------------------------------------------------------------------
+
+const FURNITURE = [
+  /\bpage\s*\d+\s*(of|\/)\s*\d+\b/i,
+  /^page\s*\d+$/i,
+  /\bcontinued (on|from)\b/i,
+  /confidential/i,
+  /^(final|preliminary|corrected|amended) report$/i,
+  /^end of report$/i,
+];
+
+function isPageFurniture(text: string): boolean {
+  return FURNITURE.some((re) => re.test(text));
+}
+
+/** Rows whose text (digits aside) appears on two or more pages: letterheads and footers. */
+function findBoilerplate(pages: Row[][]): Set<Row> {
+  const out = new Set<Row>();
+  if (pages.length < 2) return out;
+  const key = (r: Row) => r.text.toLowerCase().replace(/\d/g, '#').replace(/[^a-z#]+/g, '');
+  const pagesOf = new Map<string, Set<number>>();
+  for (const page of pages) {
+    for (const row of page) {
+      const k = key(row);
+      if (k.length < 4) continue;
+      const set = pagesOf.get(k) ?? new Set<number>();
+      set.add(row.page);
+      pagesOf.set(k, set);
+    }
+  }
+  for (const page of pages) {
+    for (const row of page) {
+      if ((pagesOf.get(key(row))?.size ?? 0) >= 2 && !headerColumns(row)) out.add(row);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// No header anywhere: read rows by the shape of their cells (every result goes to review)
+// ---------------------------------------------------------------------------------------------
+
+function readHeaderless(rows: Row[], boilerplate: Set<Row>, out: TableRead): RawResult[] {
+  const results: RawResult[] = [];
+  const used = new Set<Row>();
+  for (const row of rows) {
+    if (boilerplate.has(row) || isPageFurniture(row.text) || row.cells.length < 2) continue;
+    const name = row.cells[0]!.text;
+    if (isLabel(name) || !matchLoinc(name).matches.length) continue;
+    const rest = row.cells.slice(1);
+    const valueCell = rest.find((c) => parseValueCell(c.text).kind !== 'unparseable');
+    if (!valueCell) continue;
+    const value = parseValueCell(valueCell.text);
+    const result: RawResult = {
+      testName: name,
+      value,
+      page: row.page,
+      column: 'headerless',
+      problems: [{ code: 'layout_unknown', message: 'No table header was found; the columns of this row were guessed.' }],
+      source: valueCell.items[0]?.source ?? 'text',
+    };
+    if (value.flag) result.flag = value.flag;
+    for (const c of rest) {
+      if (c === valueCell) continue;
+      const r = parseRange(c.text);
+      if (!result.flag && flagKind(c.text) && flagKind(c.text) !== 'N') result.flag = c.text;
+      else if (r.min !== undefined || r.max !== undefined) {
+        result.rangeText = c.text;
+        if (r.units && !result.units) result.units = r.units;
+      } else if (!result.units) result.units = c.text;
+    }
+    if (!result.units && value.trailing) result.units = value.trailing;
+    const vc = minConfidence(rest);
+    if (vc !== undefined) result.valueConfidence = vc;
+    results.push(result);
+    used.add(row);
+  }
+  out.otherRows = rows.filter((r) => !used.has(r));
+  return results;
+}
+
+/** Dice similarity of two short words on letter pairs (OCR-tolerant header matching). */
+function similar(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 2) return false;
+  const pairs = (s: string) => Array.from({ length: s.length - 1 }, (_, i) => s.slice(i, i + 2));
+  const pa = pairs(a);
+  const pb = pairs(b);
+  let hit = 0;
+  const pool = [...pb];
+  for (const p of pa) {
+    const k = pool.indexOf(p);
+    if (k >= 0) {
+      hit++;
+      pool.splice(k, 1);
+    }
+  }
+  return (2 * hit) / (pa.length + pb.length) >= 0.6;
+}

@@ -1,0 +1,206 @@
+/**
+ * The small grammars of a result table: a value cell ("6.8 H", "6.8H", "H 6.8", "<0.5",
+ * "Negative", "Positive   Abnormal"), a flag, and a reference range ("3.5-5.2", "3.5 - 5.2",
+ * "<200", ">=60", "> OR = 60 mL/min/1.73m2", "Negative"). Pure functions, no layout knowledge.
+ */
+
+/** A flag as labs print it, reduced to its meaning. */
+export type FlagKind = 'H' | 'L' | 'A' | 'HH' | 'LL' | 'C' | 'N';
+
+const FLAG_WORDS: Record<string, FlagKind> = {
+  h: 'H', high: 'H', hi: 'H',
+  l: 'L', low: 'L', lo: 'L',
+  a: 'A', abn: 'A', abnormal: 'A',
+  hh: 'HH', 'h*': 'HH', 'critical high': 'HH', 'crit high': 'HH', 'high critical': 'HH',
+  ll: 'LL', 'l*': 'LL', 'critical low': 'LL', 'crit low': 'LL', 'low critical': 'LL',
+  c: 'C', crit: 'C', critical: 'C', alert: 'C', 'c!': 'C', '!': 'C', panic: 'C',
+  n: 'N', normal: 'N',
+};
+
+/** `H`, `High`, `(H)`, `LL`... -> its meaning; undefined when the token is not a flag. */
+export function flagKind(token: string): FlagKind | undefined {
+  const t = token.trim().toLowerCase().replace(/^\((.*)\)$/, '$1').replace(/^\[(.*)\]$/, '$1');
+  return FLAG_WORDS[t];
+}
+
+/** Words a qualitative result is made of (so "Not Detected" is a value, not a value and a flag). */
+const QUALITATIVE = new Set([
+  'negative', 'positive', 'reactive', 'nonreactive', 'non-reactive', 'non', 'not', 'detected', 'none', 'undetected',
+  'indeterminate', 'equivocal', 'borderline', 'present', 'absent', 'trace', 'small', 'moderate', 'large', 'few', 'rare',
+  'many', 'occasional', 'clear', 'hazy', 'cloudy', 'turbid', 'slightly', 'yellow', 'straw', 'amber', 'colorless',
+  'pale', 'dark', 'orange', 'red', 'brown', 'green', 'normal', 'abnormal', 'see', 'note', 'comment', 'pending', 'tnp',
+  'qns', 'cancelled', 'canceled', 'repeated', 'verified', 'immune', 'nonimmune', 'non-immune', 'weakly', 'weak',
+  '1+', '2+', '3+', '4+', '+', '++', '+++',
+]);
+
+/** The words a reader can trust as a qualitative result (anything else is treated as unparseable). */
+const KNOWN_QUALITATIVE_VALUES = [
+  /^(negative|positive|reactive|non-?reactive|non reactive|not detected|none detected|detected|undetected)$/i,
+  /^(indeterminate|equivocal|borderline|present|absent|trace|small|moderate|large|few|rare|many|occasional)$/i,
+  /^(clear|hazy|slightly cloudy|cloudy|turbid|yellow|pale yellow|dark yellow|straw|amber|colorless|orange|red|brown)$/i,
+  /^(normal|abnormal|immune|non-?immune|weakly (positive|reactive)|[1-4]\+|trace-?lysed|trace-?intact)$/i,
+];
+
+export const BOOLEAN_VALUES = /^(negative|positive|reactive|non-?reactive|non reactive|not detected|none detected|detected|undetected|present|absent)$/i;
+
+export function isKnownQualitative(value: string): boolean {
+  return KNOWN_QUALITATIVE_VALUES.some((re) => re.test(value.trim()));
+}
+
+/** Comparators as labs spell them -> `<`, `>`, `<=`, `>=`. */
+export function normalizeComparators(text: string): string {
+  return text
+    .replace(/[≥]/g, '>=')
+    .replace(/[≤]/g, '<=')
+    .replace(/>\s*or\s*=/gi, '>=')
+    .replace(/<\s*or\s*=/gi, '<=')
+    .replace(/([<>]=?)\s+(?=[-.\d])/g, '$1');
+}
+
+const NUMBER = String.raw`-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|-?\.\d+`;
+const NUMERIC_VALUE = new RegExp(String.raw`^(?:<=|>=|<|>)?(?:${NUMBER})$`);
+const GLUED_FLAG = new RegExp(String.raw`^((?:<=|>=|<|>)?(?:${NUMBER})|[1-4]\+)(HH|LL|H|L|A)$`);
+const RATIO_VALUE = /^\d+(?:\.\d+)?:\d+(?:\.\d+)?$/;
+const RANGE_VALUE = new RegExp(String.raw`^(${NUMBER})\s?-\s?(${NUMBER})$`);
+
+export function isNumericValue(text: string): boolean {
+  return NUMERIC_VALUE.test(text);
+}
+
+/** "1,234.5" -> 1234.5; "<0.5" -> 0.5 (the comparator is read separately). */
+export function toNumber(text: string): number | undefined {
+  const m = /^(?:<=|>=|<|>)?(.*)$/.exec(text.trim());
+  const n = Number((m?.[1] ?? '').replace(/,/g, ''));
+  return m?.[1] && Number.isFinite(n) ? n : undefined;
+}
+
+/** Digits after the decimal point as printed ("2.50" -> 2), the basis of the dropped-decimal check. */
+export function decimalsOf(text: string): number {
+  const m = /\.(\d+)/.exec(text);
+  return m ? m[1]!.length : 0;
+}
+
+export interface ValueCell {
+  /** The value as printed, without its flag: "6.8", "<0.5", "Not Detected", "0-2", "1:40". */
+  value: string;
+  /** The flag as printed ("H", "High"), if any. */
+  flag?: string;
+  kind: 'numeric' | 'censored' | 'qualitative' | 'ratio' | 'range' | 'unparseable';
+  /** Text after the number that is not a flag (often units printed beside the value). */
+  trailing?: string;
+  /** Why the cell looks wrong, when it does (two numbers, words around a number...). */
+  problem?: string;
+}
+
+/**
+ * Splits a value cell into value, flag and trailing text. Flags may follow the value with or
+ * without a space ("6.8 H", "6.8H") or precede it ("H 6.8"); a qualitative result keeps all
+ * its words ("Not Detected") and only a trailing flag word is taken off ("Positive Abnormal").
+ */
+export function parseValueCell(raw: string): ValueCell {
+  const text = normalizeComparators(raw.replace(/\s+/g, ' ').trim());
+  if (!text) return { value: '', kind: 'unparseable', problem: 'the value is empty' };
+
+  const rangeValue = RANGE_VALUE.exec(text);
+  if (rangeValue) return { value: `${rangeValue[1]}-${rangeValue[2]}`, kind: 'range' };
+
+  const tokens: string[] = [];
+  for (const t of text.split(' ')) {
+    const glued = GLUED_FLAG.exec(t);
+    if (glued) tokens.push(glued[1]!, glued[2]!);
+    else tokens.push(t);
+  }
+
+  const numericAt = tokens.findIndex((t) => NUMERIC_VALUE.test(t) || RATIO_VALUE.test(t));
+  if (numericAt >= 0) {
+    const numberToken = tokens[numericAt]!;
+    const before = tokens.slice(0, numericAt);
+    const after = tokens.slice(numericAt + 1);
+    const flags: string[] = [];
+    const rest: string[] = [];
+    for (const t of [...before, ...after]) {
+      if (flagKind(t) && flagKind(t) !== 'N') flags.push(t);
+      else rest.push(t);
+    }
+    const kind: ValueCell['kind'] = RATIO_VALUE.test(numberToken) ? 'ratio' : /^[<>]/.test(numberToken) ? 'censored' : 'numeric';
+    const cell: ValueCell = { value: numberToken, kind };
+    if (flags.length) cell.flag = flags.join(' ');
+    if (flags.length > 1) cell.problem = `more than one flag (${flags.join(', ')})`;
+    const wordsBefore = before.filter((t) => !flagKind(t));
+    if (wordsBefore.length) cell.problem = `text before the number (${wordsBefore.join(' ')})`;
+    if (rest.some((t) => NUMERIC_VALUE.test(t))) cell.problem = 'more than one number in the value cell';
+    const trailing = after.filter((t) => !flagKind(t) || flagKind(t) === 'N').join(' ');
+    if (trailing) cell.trailing = trailing;
+    return cell;
+  }
+
+  // Qualitative: a trailing flag word comes off, the rest is the value.
+  const words = [...tokens];
+  let flag: string | undefined;
+  if (words.length >= 2) {
+    const last = words[words.length - 1]!;
+    const kind = flagKind(last);
+    if (kind && kind !== 'N' && !(last.toLowerCase() === 'abnormal' && words.length === 1)) {
+      flag = words.pop();
+    }
+  }
+  if (!flag && words.length >= 2 && flagKind(words[0]!) && !QUALITATIVE.has(words[0]!.toLowerCase())) {
+    flag = words.shift();
+  }
+  const value = words.join(' ');
+  const cell: ValueCell = { value, kind: isKnownQualitative(value) ? 'qualitative' : 'unparseable' };
+  if (flag) cell.flag = flag;
+  if (cell.kind === 'unparseable') cell.problem = `"${value}" is not a number or a known qualitative result`;
+  return cell;
+}
+
+export interface ParsedRange {
+  text: string;
+  min?: number;
+  max?: number;
+  /** False for "<200" (200 itself is out of range) and ">39". */
+  minInclusive: boolean;
+  maxInclusive: boolean;
+  /** A qualitative reference ("Negative", "Non Reactive"). */
+  expected?: string;
+  /** Words after the numbers (the in-range/out-of-range layout prints units there). */
+  units?: string;
+}
+
+/** Parses a printed reference range; unknown shapes keep their text and no bounds. */
+export function parseRange(raw: string): ParsedRange {
+  const text = normalizeComparators(raw.replace(/\s+/g, ' ').trim()).replace(/\s*\(calc\)\s*/i, ' ').trim();
+  const base: ParsedRange = { text: raw.replace(/\s+/g, ' ').trim(), minInclusive: true, maxInclusive: true };
+  if (!text) return base;
+  const between = new RegExp(String.raw`^(${NUMBER})\s*(?:-|–|—|to)\s*(${NUMBER})(?:\s+(.*))?$`, 'i').exec(text);
+  if (between) {
+    const min = toNumber(between[1]!);
+    const max = toNumber(between[2]!);
+    return withUnits({ ...base, min, max }, between[3]);
+  }
+  const bound = new RegExp(String.raw`^(<=|>=|<|>)(${NUMBER})(?:\s+(.*))?$`).exec(text);
+  if (bound) {
+    const n = toNumber(bound[2]!);
+    const op = bound[1]!;
+    const r: ParsedRange = op.startsWith('<')
+      ? { ...base, max: n, maxInclusive: op === '<=' }
+      : { ...base, min: n, minInclusive: op === '>=' };
+    return withUnits(r, bound[3]);
+  }
+  if (isKnownQualitative(text) || /^(negative|non-?reactive|not detected|none detected|normal)\b/i.test(text)) {
+    return { ...base, expected: text };
+  }
+  // No range at all, only the unit (the in/out-of-range layout prints "%" alone for a differential).
+  if (looksLikeUnit(text)) return { ...base, text: '', units: text };
+  return base;
+}
+
+/** "%", "mg/dL", "x10E3/uL", "mL/min/1.73m2" - not "Not Estab." or "See Note". */
+export function looksLikeUnit(text: string): boolean {
+  return text.length <= 24 && !/\s/.test(text.replace(/ \(calc\)$/i, '')) && (/[%/]/.test(text) || /^(fL|pg|ratio|sec|s|mm\/hr?)$/i.test(text));
+}
+
+function withUnits(range: ParsedRange, units: string | undefined): ParsedRange {
+  const u = units?.trim();
+  return u ? { ...range, units: u } : range;
+}

@@ -1,0 +1,66 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeParser, parseLabReport } from '../../../server/service/parser';
+import { generateCorpus, type GroundTruth } from '../../fixtures/lab-reports/generate';
+import { scoreFile, type FileScore } from '../../fixtures/lab-reports/score';
+
+/**
+ * A slice of the generated corpus, parsed end to end and checked against its ground truth: one
+ * text PDF per layout, a clean image and a degraded scan (the two OCR pages cost seconds each).
+ * The whole corpus is scored by `npm run bench:parser`.
+ */
+const SLICE = ['cp-text-1.pdf', 'io-text-1.pdf', 'gen-text-multipage.pdf', 'cp-image-clean.png', 'io-scan-noisy.jpg'];
+
+let dir: string;
+let truths: GroundTruth[];
+const scores = new Map<string, FileScore>();
+
+async function parse(file: string): Promise<FileScore> {
+  const truth = truths.find((t) => t.file === file)!;
+  const start = performance.now();
+  const outcome = await parseLabReport(new Uint8Array(await readFile(path.join(dir, file))));
+  const score = scoreFile(truth, outcome, performance.now() - start);
+  scores.set(file, score);
+  return score;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'lab-report-slice-'));
+  truths = await generateCorpus(dir, SLICE);
+});
+
+afterAll(async () => {
+  await closeParser();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('text PDFs, one per layout', () => {
+  it.each(['cp-text-1.pdf', 'io-text-1.pdf', 'gen-text-multipage.pdf'])('%s: every printed value, unit, analyte and metadata field is read', async (file) => {
+    const s = await parse(file);
+    expect(s.failed).toBe(false);
+    expect(s.wrong).toEqual([]);
+    expect(s.correct).toBe(s.gt);
+    expect(s.extracted).toBe(s.gt);
+    expect(s.loincCorrect).toBe(s.gt);
+    expect(s.metadataWrong).toEqual([]);
+  });
+});
+
+describe('images (OCR)', () => {
+  it('a clean image: most values read, and every wrong one is sent to review', { timeout: 180_000 }, async () => {
+    const s = await parse('cp-image-clean.png');
+    expect(s.failed).toBe(false);
+    expect(s.correct / s.gt).toBeGreaterThanOrEqual(0.8);
+    expect(s.wrong.filter((w) => w.reasons.length === 0)).toEqual([]);
+    expect(s.needsReview).toBe(true);
+  });
+
+  it('a noisy, rotated JPEG scan: every wrong value is sent to review', { timeout: 180_000 }, async () => {
+    const s = await parse('io-scan-noisy.jpg');
+    expect(s.failed).toBe(false);
+    expect(s.correct / s.gt).toBeGreaterThanOrEqual(0.6);
+    expect(s.wrong.filter((w) => w.reasons.length === 0)).toEqual([]);
+  });
+});

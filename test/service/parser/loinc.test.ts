@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { matchLoinc, normalizeName } from '../../../server/service/parser/loinc';
+import { ANALYTES } from '../../../server/service/parser/loincTable';
+
+const code = (name: string, ctx = {}) => matchLoinc(name, ctx).matches[0]?.loinc_code;
+
+describe('the LOINC table', () => {
+  it('holds about a hundred analytes with well-formed, unique codes', () => {
+    expect(ANALYTES.length).toBeGreaterThanOrEqual(100);
+    const codes = ANALYTES.map((a) => a.code);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const a of ANALYTES) {
+      expect(a.code).toMatch(/^\d{1,6}-\d$/);
+      // LOINC's mod-10 check digit.
+      const [body, check] = a.code.split('-') as [string, string];
+      expect(mod10(body), a.code).toBe(Number(check));
+      expect(a.aliases).toContain(a.display);
+      for (const spec of a.units) if (spec.plausible) expect(spec.plausible[0]).toBeLessThan(spec.plausible[1]);
+    }
+  });
+});
+
+/** LOINC's check digit: double every other digit from the right, add all digits, 10 minus the last digit. */
+function mod10(body: string): number {
+  let sum = 0;
+  body.split('').reverse().map(Number).forEach((d, i) => {
+    const v = i % 2 === 0 ? d * 2 : d;
+    sum += v > 9 ? v - 9 : v;
+  });
+  return (10 - (sum % 10)) % 10;
+}
+
+describe('matching printed names', () => {
+  it.each([
+    ['ALT (SGPT)', '1742-6'],
+    ['Alanine aminotransferase', '1742-6'],
+    ['SGPT', '1742-6'],
+    ['AST (SGOT)', '1920-8'],
+    ['UREA NITROGEN (BUN)', '3094-0'],
+    ['Glucose, Serum', '2345-7'],
+    ['eGFR', '98979-8'],
+    ['Hemoglobin A1c', '4548-4'],
+    ['HbA1c', '4548-4'],
+    ['LDL Chol Calc (NIH)', '13457-7'],
+    ['TSH', '3016-3'],
+    ['T4, FREE', '3024-7'],
+    ['Vitamin D, 25-Hydroxy', '62292-8'],
+    ['Iron Bind.Cap.(TIBC)', '2500-7'],
+    ['HIV 1/2 ANTIGEN/ANTIBODY, FOURTH GENERATION W/RFL', '56888-1'],
+    ['Glucose 01', '2345-7'],
+  ])('%s -> %s', (name, expected) => {
+    // Glucose alone is serum or urine: the chemistry panel around it decides.
+    const m = matchLoinc(name, name.startsWith('Glucose') ? { units: 'mg/dL', panel: 'Comp. Metabolic Panel (14)' } : {});
+    expect(m.matches[0]?.loinc_code).toBe(expected);
+    expect(m.ambiguous).toBe(false);
+    expect(m.matches[0]!.confidence_score).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('scores an exact alias higher than a fuzzy match, and reports every match with names and aliases', () => {
+    const exact = matchLoinc('Potassium');
+    const fuzzy = matchLoinc('Potasslum');
+    expect(exact.method).toBe('exact');
+    expect(exact.matches[0]).toMatchObject({ loinc_code: '2823-3', loinc_name: 'Potassium [Moles/volume] in Serum or Plasma', display_name: 'Potassium', confidence_score: 0.99 });
+    expect(exact.matches[0]!.aliases).toContain('K');
+    expect(fuzzy.method).toBe('fuzzy');
+    expect(fuzzy.matches[0]!.loinc_code).toBe('2823-3');
+    expect(fuzzy.matches[0]!.confidence_score).toBeLessThan(0.9);
+  });
+
+  it('lets the unit decide between analytes sharing a name', () => {
+    expect(code('Neutrophils', { units: '%' })).toBe('770-8');
+    expect(code('Neutrophils', { units: 'x10E3/uL' })).toBe('751-8');
+    expect(code('Neutrophils', { units: 'cells/uL' })).toBe('751-8');
+    expect(code('Lipoprotein (a)', { units: 'mg/dL' })).toBe('10835-7');
+    expect(code('Lipoprotein (a)', { units: 'nmol/L' })).toBe('43583-4');
+    expect(code('WBC', { units: '/hpf' })).toBe('5821-4');
+    expect(code('WBC', { units: 'Thousand/uL' })).toBe('6690-2');
+    expect(matchLoinc('Neutrophils', { units: '%' }).matches[0]!.confidence_score).toBe(0.95);
+  });
+
+  it('lets the panel decide when the unit cannot (urine dipstick vs serum)', () => {
+    expect(code('Glucose', { panel: 'Urinalysis, Routine' })).toBe('5792-7');
+    expect(code('Glucose', { panel: 'Comp. Metabolic Panel (14)', units: 'mg/dL' })).toBe('2345-7');
+    expect(code('Bilirubin', { panel: 'URINALYSIS, COMPLETE' })).toBe('5770-3');
+  });
+
+  it('reports ambiguity instead of guessing', () => {
+    expect(matchLoinc('Glucose', { units: 'mg/dL' }).ambiguous).toBe(true);
+    const m = matchLoinc('Neutrophils');
+    expect(m.ambiguous).toBe(true);
+    expect(m.analyte).toBeUndefined();
+    expect(m.matches.map((x) => x.loinc_code).sort()).toEqual(['751-8', '770-8']);
+    expect(m.matches.every((x) => x.confidence_score === 0.5)).toBe(true);
+  });
+
+  it('matches nothing rather than something far-fetched', () => {
+    expect(matchLoinc('Patient Name').matches).toEqual([]);
+    expect(matchLoinc('Zz').matches).toEqual([]);
+    expect(matchLoinc('Immature Granulocytes').matches).toEqual([]);
+  });
+
+  it('corrects units OCR misread into one of the analyte\'s own units', () => {
+    expect(matchLoinc('TSH', { units: 'ulU/mL', ocr: true })).toMatchObject({ unitCorrected: 'uIU/mL' });
+    expect(matchLoinc('TSH', { units: 'ulU/mL' }).unitCorrected).toBeUndefined();
+  });
+
+  it('normalises names the way labs vary them', () => {
+    expect(normalizeName('Neutrophils (%)')).toBe(normalizeName('Neutrophils %'));
+    expect(normalizeName('A/G Ratio')).toBe('a g ratio');
+  });
+});

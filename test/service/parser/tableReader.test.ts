@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { extractMetadata } from '../../../server/service/parser/metadata';
+import { readTables, type RawResult } from '../../../server/service/parser/tableReader';
+import { page, table, type Line } from './helpers';
+
+const brief = (r: RawResult) => [r.testName, r.value.value, r.flag ?? '', r.units ?? '', r.rangeText ?? '', r.panel ?? ''];
+
+describe('current/previous layout (Test | Current Result and Flag | Previous Result and Date | Units | Reference Interval)', () => {
+  const header: Line = [150, [[36, 'Test'], [200, 'Current Result and Flag'], [312, 'Previous Result and Date'], [428, 'Units'], [492, 'Reference Interval']]];
+  const rows = page([
+    [40, [[36, 'Northwind Clinical Laboratories']]],
+    [70, [[36, 'Patient Name: DOE, JANE A'], [330, 'Specimen ID: 123-456-7890-0']]],
+    [82, [[36, 'Date of Birth: 03/14/1979'], [330, 'Date Collected: 01/15/2024 0830']]],
+    [94, [[36, 'Age: 44   Sex: F'], [330, 'Date Reported: 01/16/2024 1420']]],
+    header,
+    ...table(170, [
+      [[36, 'Comp. Metabolic Panel (14)']],
+      [[36, 'Glucose'], [200, '101 High'], [312, '95   01/12/2023'], [428, 'mg/dL'], [492, '70-99']],
+      [[36, 'Potassium'], [200, '4.5'], [428, 'mmol/L'], [492, '3.5-5.2']],
+      [[36, 'Thyroid Peroxidase (TPO)'], [200, '12'], [428, 'IU/mL'], [492, '0-34']],
+    ]),
+    [215, [[36, 'Ab']]],
+    ...table(230, [
+      [[36, 'eGFR'], [200, '>59'], [428, 'mL/min/1.73'], [492, '>59']],
+      [[36, 'Urinalysis, Routine']],
+      [[36, 'Nitrite, Urine'], [200, 'Positive Abnormal'], [492, 'Negative']],
+      [[36, 'Hemoglobin A1c']],
+      [[36, 'Hemoglobin A1c'], [200, '5.8 H'], [428, '%'], [492, '4.8-5.6']],
+    ]),
+    [758, [[36, 'Date Issued: 01/16/2024'], [270, 'Final Report'], [520, 'Page 1 of 1']]],
+  ]);
+  const read = readTables([rows]);
+
+  it('reads every result with value, flag, units, range and panel, ignoring the previous result', () => {
+    expect(read.headerFound).toBe(true);
+    expect(read.results.map(brief)).toEqual([
+      ['Glucose', '101', 'High', 'mg/dL', '70-99', 'Comp. Metabolic Panel (14)'],
+      ['Potassium', '4.5', '', 'mmol/L', '3.5-5.2', 'Comp. Metabolic Panel (14)'],
+      ['Thyroid Peroxidase (TPO) Ab', '12', '', 'IU/mL', '0-34', 'Comp. Metabolic Panel (14)'],
+      ['eGFR', '>59', '', 'mL/min/1.73', '>59', 'Comp. Metabolic Panel (14)'],
+      ['Nitrite, Urine', 'Positive', 'Abnormal', '', 'Negative', 'Urinalysis, Routine'],
+      ['Hemoglobin A1c', '5.8', 'H', '%', '4.8-5.6', 'Hemoglobin A1c'],
+    ]);
+    expect(read.unreadRows).toBe(0);
+  });
+
+  it('leaves letterhead and footer to the metadata reader', () => {
+    const { metadata, missing } = extractMetadata(read.otherRows);
+    expect(metadata).toEqual({
+      patient_first_name: 'JANE',
+      patient_last_name: 'DOE',
+      dob: '03/14/1979',
+      lab_name: 'Northwind Clinical Laboratories',
+      date_collected: '01/15/2024 0830',
+      date_reported: '01/16/2024 1420',
+      specimen_number: '123-456-7890-0',
+    });
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('in/out-of-range layout (Test Name | In Range | Out Of Range | Reference Range | Lab)', () => {
+  const rows = page([
+    [150, [[36, 'Test Name'], [262, 'In Range'], [326, 'Out Of Range'], [404, 'Reference Range'], [548, 'Lab']]],
+    ...table(170, [
+      [[36, 'CBC (INCLUDES DIFF/PLT)']],
+      [[36, 'WHITE BLOOD CELL COUNT'], [262, '6.8'], [404, '3.8-10.8 Thousand/uL'], [548, 'EN']],
+      [[36, 'HEMOGLOBIN'], [326, '15.7 H'], [404, '11.7-15.5 g/dL'], [548, 'EN']],
+      [[36, 'NEUTROPHILS'], [262, '58.1'], [404, '%'], [548, 'EN']],
+      [[36, 'ABSOLUTE NEUTROPHILS'], [262, '3951'], [404, '1500-7800 cells/uL'], [548, 'EN']],
+      [[36, 'LIPID PANEL, STANDARD']],
+      [[36, 'HDL CHOLESTEROL'], [262, '52'], [404, '> OR = 50 mg/dL'], [548, 'EN']],
+      [[36, 'LDL-CHOLESTEROL'], [326, '131 H'], [404, '<100 mg/dL (calc)'], [548, 'EN']],
+      [[36, 'HEPATITIS C ANTIBODY'], [262, 'NON-REACTIVE'], [404, 'NON-REACTIVE'], [548, 'EN']],
+    ]),
+  ]);
+  const read = readTables([rows]);
+
+  it('takes the value from whichever column holds it and the units from after the range', () => {
+    expect(read.results.map(brief)).toEqual([
+      ['WHITE BLOOD CELL COUNT', '6.8', '', 'Thousand/uL', '3.8-10.8', 'CBC (INCLUDES DIFF/PLT)'],
+      ['HEMOGLOBIN', '15.7', 'H', 'g/dL', '11.7-15.5', 'CBC (INCLUDES DIFF/PLT)'],
+      ['NEUTROPHILS', '58.1', '', '%', '', 'CBC (INCLUDES DIFF/PLT)'],
+      ['ABSOLUTE NEUTROPHILS', '3951', '', 'cells/uL', '1500-7800', 'CBC (INCLUDES DIFF/PLT)'],
+      ['HDL CHOLESTEROL', '52', '', 'mg/dL', '> OR = 50', 'LIPID PANEL, STANDARD'],
+      ['LDL-CHOLESTEROL', '131', 'H', 'mg/dL', '<100', 'LIPID PANEL, STANDARD'],
+      ['HEPATITIS C ANTIBODY', 'NON-REACTIVE', '', '', 'NON-REACTIVE', 'LIPID PANEL, STANDARD'],
+    ]);
+    expect(read.results.map((r) => r.column)).toEqual(['inRange', 'outRange', 'inRange', 'inRange', 'inRange', 'outRange', 'inRange']);
+  });
+});
+
+describe('generic layout (Test | Result | Flag | Units | Reference Range)', () => {
+  it('reads a separate flag column', () => {
+    const read = readTables([page([
+      [150, [[36, 'Test'], [200, 'Result'], [262, 'Flag'], [298, 'Units'], [392, 'Reference Range']]],
+      ...table(170, [
+        [[36, 'Potassium'], [200, '6.6'], [262, 'HH'], [298, 'mmol/L'], [392, '3.5 - 5.1']],
+        [[36, 'Sodium'], [200, '140'], [298, 'mmol/L'], [392, '136 - 145']],
+        [[36, 'HDL Cholesterol'], [200, '38'], [262, 'L'], [298, 'mg/dL'], [392, '>40']],
+      ]),
+    ])]);
+    expect(read.results.map(brief)).toEqual([
+      ['Potassium', '6.6', 'HH', 'mmol/L', '3.5 - 5.1', ''],
+      ['Sodium', '140', '', 'mmol/L', '136 - 145', ''],
+      ['HDL Cholesterol', '38', 'L', 'mg/dL', '>40', ''],
+    ]);
+  });
+
+  it('reads flags glued to or printed before the value, and wrapped names', () => {
+    const read = readTables([page([
+      [150, [[36, 'Test'], [200, 'Result'], [286, 'Units'], [384, 'Reference Range']]],
+      [170, [[36, 'Glucose, Fasting'], [200, '112H'], [286, 'mg/dL'], [384, '70 - 99']]],
+      [182, [[36, 'Total Protein'], [200, 'L 5.8'], [286, 'g/dL'], [384, '6.0 - 8.3']]],
+      [194, [[36, 'Estimated Glomerular Filtration'], [200, '58L'], [286, 'mL/min/1.73m2'], [384, '>=60']]],
+      [204.5, [[36, 'Rate']]],
+      [217, [[36, 'Cholesterol, Total'], [200, '<100'], [286, 'mg/dL'], [384, '<200']]],
+    ])]);
+    expect(read.results.map(brief)).toEqual([
+      ['Glucose, Fasting', '112', 'H', 'mg/dL', '70 - 99', ''],
+      ['Total Protein', '5.8', 'L', 'g/dL', '6.0 - 8.3', ''],
+      ['Estimated Glomerular Filtration Rate', '58', 'L', 'mL/min/1.73m2', '>=60', ''],
+      ['Cholesterol, Total', '<100', '', 'mg/dL', '<200', ''],
+    ]);
+  });
+});
+
+describe('multi-page reports', () => {
+  const letterhead: Line[] = [
+    [40, [[36, 'Summit Reference Laboratory']]],
+    [70, [[36, 'Patient: Jane A. Doe   Accession #: A24-1234567']]],
+    [150, [[36, 'Test'], [200, 'Result'], [286, 'Units'], [384, 'Reference Range']]],
+  ];
+  const footer = (n: number): Line => [758, [[36, `Summit Reference Laboratory | CLIA 14D0000000 | Page ${n}/2`]]];
+  const p1 = page([...letterhead, ...table(170, [
+    [[36, 'Lipid Panel']],
+    [[36, 'Triglycerides'], [200, '120'], [286, 'mg/dL'], [384, '<150']],
+  ]), footer(1)], 1);
+  const p2 = page([...letterhead, ...table(170, [
+    [[36, 'HDL Cholesterol'], [200, '55'], [286, 'mg/dL'], [384, '>40']],
+  ]), footer(2)], 2);
+
+  it('reads results across pages and never mistakes repeated headers or footers for results', () => {
+    const read = readTables([p1, p2]);
+    expect(read.results.map(brief)).toEqual([
+      ['Triglycerides', '120', '', 'mg/dL', '<150', 'Lipid Panel'],
+      ['HDL Cholesterol', '55', '', 'mg/dL', '>40', 'Lipid Panel'],
+    ]);
+    expect(read.unreadRows).toBe(0);
+  });
+
+  it('continues a table on a page that does not repeat the header', () => {
+    const bare = page([...table(60, [[[36, 'HDL Cholesterol'], [200, '55'], [286, 'mg/dL'], [384, '>40']]])], 2);
+    expect(readTables([p1, bare]).results.map((r) => r.testName)).toEqual(['Triglycerides', 'HDL Cholesterol']);
+  });
+
+  it('drops a "(cont.)" marker from a panel repeated on the next page', () => {
+    const p2cont = page([...letterhead, ...table(170, [
+      [[36, 'Lipid Panel (cont.)']],
+      [[36, 'HDL Cholesterol'], [200, '55'], [286, 'mg/dL'], [384, '>40']],
+    ])], 2);
+    expect(readTables([p1, p2cont]).results[1]!.panel).toBe('Lipid Panel');
+  });
+});
+
+describe('reports without a recognisable table header', () => {
+  it('guesses columns from the cells and marks every result', () => {
+    const read = readTables([page([
+      [100, [[36, 'Glucose'], [200, '95'], [286, 'mg/dL'], [384, '70-99']]],
+      [112, [[36, 'Patient: Jane Doe'], [200, 'DOB: 01/02/1980']]],
+    ])]);
+    expect(read.headerFound).toBe(false);
+    expect(read.results.map(brief)).toEqual([['Glucose', '95', '', 'mg/dL', '70-99', '']]);
+    expect(read.results[0]!.problems.map((p) => p.code)).toEqual(['layout_unknown']);
+  });
+});

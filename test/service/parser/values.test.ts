@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { compare } from '../../../server/service/parser/interpret';
+import { flagKind, parseRange, parseValueCell } from '../../../server/service/parser/values';
+
+describe('value cells', () => {
+  it.each([
+    ['6.8 H', '6.8', 'H'],
+    ['6.8H', '6.8', 'H'],
+    ['H 6.8', '6.8', 'H'],
+    ['101 High', '101', 'High'],
+    ['2.9 L', '2.9', 'L'],
+    ['6.6HH', '6.6', 'HH'],
+    ['<0.5', '<0.5', undefined],
+    ['< 0.5', '<0.5', undefined],
+    ['>90', '>90', undefined],
+    ['1,234', '1,234', undefined],
+    ['2.50', '2.50', undefined],
+    ['0.0', '0.0', undefined],
+  ])('%s -> value %s, flag %s', (cell, value, flag) => {
+    const v = parseValueCell(cell);
+    expect(v.value).toBe(value);
+    expect(v.flag).toBe(flag);
+    expect(v.problem).toBeUndefined();
+  });
+
+  it.each([
+    ['Negative', 'Negative', undefined],
+    ['Non-Reactive', 'Non-Reactive', undefined],
+    ['Non Reactive', 'Non Reactive', undefined],
+    ['NON-REACTIVE', 'NON-REACTIVE', undefined],
+    ['Not Detected', 'Not Detected', undefined],
+    ['Detected A', 'Detected', 'A'],
+    ['Positive Abnormal', 'Positive', 'Abnormal'],
+    ['Trace A', 'Trace', 'A'],
+    ['1+A', '1+', 'A'],
+    ['Yellow', 'Yellow', undefined],
+  ])('qualitative %s -> %s, flag %s', (cell, value, flag) => {
+    const v = parseValueCell(cell);
+    expect(v.kind).toBe('qualitative');
+    expect(v.value).toBe(value);
+    expect(v.flag).toBe(flag);
+  });
+
+  it('keeps units printed after the value as trailing text', () => {
+    expect(parseValueCell('95 mg/dL')).toMatchObject({ value: '95', trailing: 'mg/dL', kind: 'numeric' });
+  });
+
+  it('reads censored values, ratios and value ranges', () => {
+    expect(parseValueCell('<0.5').kind).toBe('censored');
+    expect(parseValueCell('1:160').kind).toBe('ratio');
+    expect(parseValueCell('0-2')).toMatchObject({ value: '0-2', kind: 'range' });
+  });
+
+  it('marks what it cannot read', () => {
+    expect(parseValueCell('See Note').kind).toBe('unparseable');
+    expect(parseValueCell('lrg').kind).toBe('unparseable');
+    expect(parseValueCell('6.8 5.9').problem).toMatch(/more than one number/);
+    expect(parseValueCell('').kind).toBe('unparseable');
+  });
+});
+
+describe('flags', () => {
+  it.each([
+    ['H', 'H'], ['High', 'H'], ['(H)', 'H'], ['L', 'L'], ['Low', 'L'], ['A', 'A'], ['Abnormal', 'A'],
+    ['HH', 'HH'], ['LL', 'LL'], ['Critical', 'C'], ['Critical High', 'HH'], ['N', 'N'],
+  ])('%s means %s', (flag, kind) => expect(flagKind(flag)).toBe(kind));
+
+  it('is undefined for words that are not flags', () => expect(flagKind('mg/dL')).toBeUndefined());
+});
+
+describe('reference ranges', () => {
+  it.each([
+    ['3.5-5.2', 3.5, 5.2],
+    ['3.5 - 5.2', 3.5, 5.2],
+    ['0.0-0.4', 0, 0.4],
+    ['1,500-7,800', 1500, 7800],
+    ['3.5 to 5.2', 3.5, 5.2],
+  ])('%s -> %s..%s', (text, min, max) => expect(parseRange(text)).toMatchObject({ min, max, minInclusive: true, maxInclusive: true }));
+
+  it('reads one-sided ranges with their inclusiveness', () => {
+    expect(parseRange('<200')).toMatchObject({ max: 200, maxInclusive: false });
+    expect(parseRange('<200').min).toBeUndefined();
+    expect(parseRange('<=200')).toMatchObject({ max: 200, maxInclusive: true });
+    expect(parseRange('>39')).toMatchObject({ min: 39, minInclusive: false });
+    expect(parseRange('>=60')).toMatchObject({ min: 60, minInclusive: true });
+    expect(parseRange('≥60')).toMatchObject({ min: 60, minInclusive: true });
+    expect(parseRange('> OR = 60')).toMatchObject({ min: 60, minInclusive: true });
+  });
+
+  it('splits units printed after the range', () => {
+    expect(parseRange('3.8-10.8 Thousand/uL')).toMatchObject({ min: 3.8, max: 10.8, units: 'Thousand/uL' });
+    expect(parseRange('<100 mg/dL (calc)')).toMatchObject({ max: 100, units: 'mg/dL' });
+    const unitOnly = parseRange('%');
+    expect(unitOnly.units).toBe('%');
+    expect([unitOnly.min, unitOnly.max]).toEqual([undefined, undefined]);
+  });
+
+  it('keeps qualitative expectations and unknown text', () => {
+    expect(parseRange('Negative')).toMatchObject({ expected: 'Negative' });
+    expect(parseRange('NON-REACTIVE')).toMatchObject({ expected: 'NON-REACTIVE' });
+    const none = parseRange('Not Estab.');
+    expect(none.text).toBe('Not Estab.');
+    expect([none.min, none.max, none.units, none.expected]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('compares values, including censored ones and exclusive bounds', () => {
+    const r = parseRange('3.5-5.2');
+    expect(compare(5.2, undefined, r)).toEqual({ above: false, below: false });
+    expect(compare(5.3, undefined, r)).toEqual({ above: true, below: false });
+    expect(compare(200, undefined, parseRange('<200'))).toEqual({ above: true });
+    expect(compare(0.5, '<', parseRange('0.0-1.2'))).toEqual({ above: false, below: false });
+    expect(compare(0.5, '<', parseRange('0.2-1.2'))).toEqual({ above: false });
+    expect(compare(60, '>', parseRange('>59'))).toEqual({ below: false });
+  });
+});
