@@ -19,7 +19,10 @@ import { labAccountsResource } from './resources/labAccounts';
 import { labsResource, labTestsResource } from './resources/labTests';
 import { markersResource } from './resources/markers';
 import { ordersResource, pathOnlyLogSerializers } from './resources/orders';
+import { parserJobsResource } from './resources/parserJobs';
 import { usersResource } from './resources/users';
+import { webhookDeliveriesResource } from './resources/webhookDeliveries';
+import { webhookEndpointsResource } from './resources/webhookEndpoints';
 import { ServiceClient } from './upstream/client';
 
 declare module 'fastify' {
@@ -67,6 +70,9 @@ export async function buildBffApp(opts: BffAppOptions) {
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
+        // pdf.js (the parser review's document view) runs its worker from the dashboard's own
+        // origin (`new Worker(<same-origin url>, {type: 'module'})`), never from a blob: URL.
+        workerSrc: ["'self'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         upgradeInsecureRequests: null,
@@ -93,6 +99,11 @@ export async function buildBffApp(opts: BffAppOptions) {
       // Full paths (/appointments/..., /orders/:id/appointment/...): the actions sit under the
       // orders' URLs but are the appointments' routes. Addresses and notes: path-only log lines.
       await api.register(appointmentsResource(client), { logSerializers: pathOnlyLogSerializers });
+      // Uploads stream through (the scope reads multipart bodies itself); filters may carry ids only,
+      // but the log lines still name the path alone.
+      await api.register(parserJobsResource(client), { prefix: '/parser-jobs', logSerializers: pathOnlyLogSerializers });
+      await api.register(webhookEndpointsResource(client), { prefix: '/webhook-endpoints', logSerializers: pathOnlyLogSerializers });
+      await api.register(webhookDeliveriesResource(client), { prefix: '/webhook-deliveries', logSerializers: pathOnlyLogSerializers });
       // Unknown /api routes too: 401 without a session, 403 without the CSRF token, then 404.
       api.setNotFoundHandler({ preHandler: requireSession }, async (req) => {
         throw new BffError(404, `No route ${req.method} ${req.url.split('?')[0]}`);

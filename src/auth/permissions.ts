@@ -11,6 +11,10 @@ const SHOWN: Record<string, readonly string[]> = {
   'catalogue:read': ['admin', 'coordinator', 'lab_ops'],
   'appointments:read': ['admin', 'coordinator', 'lab_ops'],
   'appointments:write': ['admin', 'coordinator'],
+  'parser:read': ['admin', 'coordinator', 'lab_ops', 'reviewer'],
+  'parser:upload': ['admin', 'coordinator', 'lab_ops', 'reviewer'],
+  'parser:review': ['admin', 'reviewer'],
+  'webhooks:manage': ['admin'],
 };
 
 export function can(role: unknown, permission: keyof typeof SHOWN): boolean {

@@ -19,6 +19,14 @@ export const PERMISSIONS = {
   'appointments:read': ['admin', 'coordinator', 'lab_ops'],
   /** Booking, requesting, rescheduling and cancelling appointments (scheduling is the coordinators' job). */
   'appointments:write': ['admin', 'coordinator'],
+  /** Lab-report parsing jobs, their extracted results and the uploaded files (the review queue). */
+  'parser:read': ['admin', 'coordinator', 'lab_ops', 'reviewer'],
+  /** Uploading lab reports to parse. */
+  'parser:upload': ['admin', 'coordinator', 'lab_ops', 'reviewer'],
+  /** Approving (with corrections) or rejecting a parsed report: the reviewers' job. */
+  'parser:review': ['admin', 'reviewer'],
+  /** The team's webhook endpoints, their signing secrets, delivery log and replays. */
+  'webhooks:manage': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;
 

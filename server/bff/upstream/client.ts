@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { z } from 'zod';
@@ -5,6 +6,7 @@ import {
   Appointment,
   AvailabilityResponse,
   CancellationReasons,
+  CreatedWebhookEndpoint,
   GroupedTimeseriesResponse,
   Lab,
   LabAccountsResponse,
@@ -14,8 +16,15 @@ import {
   Order,
   OrdersResponse,
   PaginatedUsers,
+  ParsingJob,
+  ParsingJobsResponse,
   PostOrderResponse,
   User,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointSecret,
 } from '../../contract';
 import { UpstreamError } from './errors';
 
@@ -29,6 +38,38 @@ export interface ServiceClientOptions {
    * service is still confirming. Default 45 s (or `timeoutMs` when that is longer).
    */
   slowTimeoutMs?: number;
+  /**
+   * For lab-report uploads, whose body streams from the browser through the BFF while the call
+   * runs: the whole upload must fit in it. Default 5 minutes (10 MB at about 300 kbit/s).
+   */
+  uploadTimeoutMs?: number;
+}
+
+/** `GET /lab_report/v1/parser/jobs` query (wire names); `status` is sent as repeated keys. */
+export interface ParsingJobsListQuery {
+  status?: string[];
+  stage?: string;
+  needs_human_review?: boolean;
+  is_reviewed?: boolean;
+  user_id?: string;
+  order?: 'asc' | 'desc';
+  limit?: number;
+  next_cursor?: string | null;
+}
+
+/** `GET /v2/webhooks/endpoints/{id}/deliveries` query (wire names). */
+export interface DeliveriesListQuery {
+  status?: string;
+  limit?: number;
+  cursor?: string | null;
+}
+
+/** A multipart/form-data body streamed on to the service as it arrives (never buffered whole). */
+export interface StreamedForm {
+  /** The bytes as the browser sent them (boundary and all). */
+  body: AsyncIterable<Uint8Array>;
+  /** The browser's Content-Type, with its boundary. */
+  contentType: string;
 }
 
 /** `GET /v3/lab_tests/markers` query (wire names). */
@@ -233,16 +274,119 @@ export class ServiceClient {
     return this.get('appointment cancellation reasons', '/v3/order/phlebotomy/appointment/cancellation-reasons', CancellationReasons);
   }
 
+  // --- Lab-report parsing jobs ----------------------------------------------------------------
+
+  /** One page of the team's jobs (no `data` in the items); `next_cursor` null on the last page. */
+  listParsingJobs(q: ParsingJobsListQuery) {
+    return this.get('list parsing jobs', `/lab_report/v1/parser/jobs${queryString({ ...q })}`, ParsingJobsResponse);
+  }
+
+  getParsingJob(jobId: string) {
+    return this.get('get parsing job', `/lab_report/v1/parser/job/${encodeURIComponent(jobId)}`, ParsingJob);
+  }
+
+  /** Passed through as given (the service validates it); `reviewer` is the caller's to set. */
+  reviewParsingJob(jobId: string, body: Record<string, unknown>) {
+    return this.request('review parsing job', 'POST', `/lab_report/v1/parser/job/${encodeURIComponent(jobId)}/review`, ParsingJob, body);
+  }
+
+  /** The uploaded file, streamed through unparsed (the caller checks the content type). */
+  parsingJobFile(jobId: string): Promise<BinaryAnswer> {
+    return this.binary(
+      'parsing job file',
+      `/lab_report/v1/parser/job/${encodeURIComponent(jobId)}/file`,
+      'application/pdf, image/jpeg, image/png, application/json',
+    );
+  }
+
+  /**
+   * Uploads a report: the browser's multipart/form-data body goes on to the service as it arrives
+   * (chunked; the service reads the file part, sniffs it and enforces 10 MB). Errors of `form.body`
+   * (e.g. the caller's size limit) reject the call like a connection error would.
+   */
+  createParsingJob(form: StreamedForm) {
+    return this.request(
+      'create parsing job',
+      'POST',
+      '/lab_report/v1/parser/job',
+      ParsingJob,
+      new RawBody(form.body, form.contentType),
+      undefined,
+      this.opts.uploadTimeoutMs ?? Math.max(300_000, this.opts.timeoutMs ?? 0),
+    );
+  }
+
+  // --- Webhook endpoints -----------------------------------------------------------------------
+
+  listWebhookEndpoints() {
+    return this.get('list webhook endpoints', '/v2/webhooks/endpoints', WebhookEndpointList);
+  }
+
+  getWebhookEndpoint(endpointId: string) {
+    return this.get('get webhook endpoint', `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}`, WebhookEndpoint);
+  }
+
+  /** 201 with the endpoint and its signing secret (answered once; see `webhookEndpointSecret`). */
+  createWebhookEndpoint(body: Record<string, unknown>) {
+    return this.request('create webhook endpoint', 'POST', '/v2/webhooks/endpoints', CreatedWebhookEndpoint, body);
+  }
+
+  updateWebhookEndpoint(endpointId: string, body: Record<string, unknown>) {
+    return this.request('update webhook endpoint', 'PATCH', `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}`, WebhookEndpoint, body);
+  }
+
+  async deleteWebhookEndpoint(endpointId: string): Promise<void> {
+    await this.request('delete webhook endpoint', 'DELETE', `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}`, z.unknown());
+  }
+
+  webhookEndpointSecret(endpointId: string) {
+    return this.get('webhook endpoint secret', `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}/secret`, WebhookEndpointSecret);
+  }
+
+  listWebhookDeliveries(endpointId: string, q: DeliveriesListQuery) {
+    return this.get(
+      'list webhook deliveries',
+      `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}/deliveries${queryString({ ...q })}`,
+      WebhookDeliveryList,
+    );
+  }
+
+  getWebhookDelivery(endpointId: string, deliveryId: string) {
+    return this.get(
+      'get webhook delivery',
+      `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}/deliveries/${encodeURIComponent(deliveryId)}`,
+      WebhookDelivery,
+    );
+  }
+
+  /** 202 with the delivery (pending again); 409 while it is pending or the endpoint is disabled. */
+  replayWebhookDelivery(endpointId: string, deliveryId: string) {
+    return this.request(
+      'replay webhook delivery',
+      'POST',
+      `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}/deliveries/${encodeURIComponent(deliveryId)}/replay`,
+      WebhookDelivery,
+    );
+  }
+
+  /**
+   * Names this upstream (base URL and team key) without revealing the key: part of the BFF's
+   * cursor-cache keys, so cursors of one deployment or team are never replayed against another.
+   */
+  get cacheScope(): string {
+    return createHash('sha256').update(`${this.baseUrl}\n${this.opts.apiKey}`).digest('hex').slice(0, 32);
+  }
+
   private get slowTimeout() {
     // Never shorter than the ordinary limit an operator may have raised.
     return this.opts.slowTimeoutMs ?? Math.max(45_000, this.opts.timeoutMs ?? 0);
   }
 
-  private async binary(operation: string, path: string): Promise<BinaryAnswer> {
+  private async binary(operation: string, path: string, accept = 'application/pdf, application/json'): Promise<BinaryAnswer> {
     let res: Response;
     try {
       res = await fetch(this.baseUrl + path, {
-        headers: { 'x-service-api-key': this.opts.apiKey, accept: 'application/pdf, application/json' },
+        headers: { 'x-service-api-key': this.opts.apiKey, accept },
         signal: AbortSignal.timeout(this.opts.timeoutMs ?? 15_000),
       });
     } catch (err) {
@@ -282,6 +426,7 @@ export class ServiceClient {
     extraHeaders?: Record<string, string>,
     timeoutMs?: number,
   ): Promise<z.output<S>> {
+    const raw = body instanceof RawBody ? body : null;
     let res: Response;
     try {
       res = await fetch(this.baseUrl + path, {
@@ -289,12 +434,14 @@ export class ServiceClient {
         headers: {
           'x-service-api-key': this.opts.apiKey,
           accept: 'application/json',
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(raw ? { 'content-type': raw.contentType } : body !== undefined ? { 'content-type': 'application/json' } : {}),
           ...extraHeaders,
         },
-        body: body !== undefined ? JSON.stringify(body) : undefined,
+        body: raw ? (raw.stream as unknown as BodyInit) : body !== undefined ? JSON.stringify(body) : undefined,
+        // A streamed request body (undici): sent while the answer may already be arriving.
+        ...(raw && { duplex: 'half' }),
         signal: AbortSignal.timeout(timeoutMs ?? this.opts.timeoutMs ?? 15_000),
-      });
+      } as RequestInit);
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       throw new UpstreamError(timedOut ? 504 : 0, null, operation);
@@ -314,4 +461,12 @@ export class ServiceClient {
     if (!parsed.success) throw new UpstreamError(502, `unexpected answer shape for ${operation}`, operation);
     return parsed.data;
   }
+}
+
+/** A request body sent as is (a stream), with its own content type. */
+class RawBody {
+  constructor(
+    readonly stream: AsyncIterable<Uint8Array>,
+    readonly contentType: string,
+  ) {}
 }
