@@ -8,6 +8,7 @@ import { serviceSchema } from './db/schema';
 import { syncProviderCatalogue } from './domain/providers';
 import { demoTeam, seedDemoIfEmpty } from './seed/demo';
 import { seedDemoOrders } from './seed/demoOrders';
+import { seedDemoLabReports } from './seed/demoLabReports';
 import { seededRandom } from '../lib/random';
 import { startLabCatalogue } from './seed/labCatalogue';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +36,10 @@ async function main() {
     const seeded = await seedDemoIfEmpty(store.db, { apiKey: config.DEMO_API_KEY });
     if (seeded) console.log(`service: seeded the demo team in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const demoTeamId = await demoTeam(store.db);
-    if (demoTeamId) await seedDemoOrders(store.db, demoTeamId, seededRandom(20261121)); // once: only when the team has no orders
+    if (demoTeamId) {
+      await seedDemoOrders(store.db, demoTeamId, seededRandom(20261121)); // once: only when the team has no orders
+      await seedDemoLabReports(store.db, demoTeamId); // once: parsed in the background like any upload
+    }
   }
   const app = await buildServiceApp({
     db: store.db,

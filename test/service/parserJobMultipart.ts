@@ -1,6 +1,6 @@
 /** Builds multipart/form-data bodies by hand, so tests control every byte (sizes at the limit, odd parts). */
 import { randomBytes } from 'node:crypto';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { simpleReportPdf } from '../../server/service/seed/labReportPdf';
 
 export interface FilePart {
   name?: string;
@@ -30,25 +30,15 @@ export function multipart(fields: Record<string, string>, files: FilePart[] = []
 }
 
 /** A one-page text PDF with a small Labcorp-like result table (what a clean report looks like). */
-export async function smallReportPdf(rows: [string, string, string, string][] = DEFAULT_ROWS): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const page = doc.addPage([612, 792]);
-  let y = 740;
-  const line = (cells: [string, number][], f = font, size = 10) => {
-    for (const [text, x] of cells) page.drawText(text, { x, y, size, font: f });
-    y -= 16;
-  };
-  line([['Labcorp', 40]], bold, 14);
-  line([['Patient: DOE, JANE', 40], ['DOB: 04/02/1980', 320]]);
-  line([['Specimen ID: 123-456-7890-0', 40], ['Date Collected: 11/02/2026', 320]]);
-  line([['Date Reported: 11/04/2026', 40]]);
-  y -= 10;
-  line([['Test', 40], ['Current Result and Flag', 220], ['Units', 370], ['Reference Interval', 450]], bold);
-  line([['Comp. Metabolic Panel (14)', 40]], bold);
-  for (const [name, value, units, range] of rows) line([[name, 40], [value, 220], [units, 370], [range, 450]]);
-  return Buffer.from(await doc.save());
+export function smallReportPdf(rows: [string, string, string, string][] = DEFAULT_ROWS): Promise<Buffer> {
+  return simpleReportPdf({
+    lab: 'Labcorp',
+    patient: { last: 'Doe', first: 'Jane', dob: '04/02/1980' },
+    specimen: '123-456-7890-0',
+    collected: '11/02/2026',
+    reported: '11/04/2026',
+    panels: [{ name: 'Comp. Metabolic Panel (14)', rows }],
+  });
 }
 
 const DEFAULT_ROWS: [string, string, string, string][] = [
