@@ -14,7 +14,9 @@ import { can } from './auth/permissions';
 import labAccounts from './lab-accounts';
 import markers from './markers';
 import orders from './orders';
+import parserJobs from './parser-jobs';
 import users from './users';
+import webhookEndpoints from './webhook-endpoints';
 
 export const App = () => (
   <Admin
@@ -36,6 +38,8 @@ export const App = () => (
         {can(role, 'appointments:read') && <Resource name="appointments" {...appointments} />}
         {can(role, 'catalogue:read') && <Resource name="lab-accounts" {...labAccounts} />}
         {can(role, 'catalogue:read') && <Resource name="markers" {...markers} />}
+        {can(role, 'parser:read') && <Resource name="parser-jobs" {...parserJobs} create={can(role, 'parser:upload') ? parserJobs.create : undefined} />}
+        {can(role, 'webhooks:manage') && <Resource name="webhook-endpoints" {...webhookEndpoints} />}
         {can(role, 'audit:read') && <Resource name="audit-events" {...audit} />}
       </>
     )}

@@ -9,6 +9,8 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import { HttpError, type GetListParams, type GetListResult } from 'react-admin';
 import { httpClient } from './httpClient';
 import type { AppointmentRecord, AvailabilityAnswer, CancellationReason } from '../appointments/types';
+import type { ParserJobRecord } from '../parser-jobs/types';
+import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
 import type { DateRange, LabdeskDataProvider, MindfulnessMinutes } from './types';
 
 export const API_URL = '/api';
@@ -104,6 +106,20 @@ const appointmentCalls: Pick<
   cancelAppointment: (orderId, body) => postJson<AppointmentRecord>(orderAppointmentUrl(orderId, 'cancel'), body),
 };
 
+// Lab-report review and webhook endpoints (docs/bff-api.md): POSTs and a secret read that do not
+// fit the CRUD mould. Errors keep the BFF's `code` (e.g. not_reviewable) in `body`.
+const enc = encodeURIComponent;
+
+const parserAndWebhookCalls: Pick<LabdeskDataProvider, 'reviewParserJob' | 'getWebhookEndpointSecret' | 'replayWebhookDelivery'> = {
+  reviewParserJob: (jobId, body) => postJson<ParserJobRecord>(`${API_URL}/parser-jobs/${enc(jobId)}/review`, body),
+  async getWebhookEndpointSecret(endpointId) {
+    const { json } = await httpClient(`${API_URL}/webhook-endpoints/${enc(endpointId)}/secret`);
+    return json as { secret: string };
+  },
+  replayWebhookDelivery: (endpointId, deliveryId) =>
+    postJson<WebhookDeliveryRecord>(`${API_URL}/webhook-endpoints/${enc(endpointId)}/deliveries/${enc(deliveryId)}/replay`, {}),
+};
+
 const simpleRest = simpleRestProvider(API_URL, httpClient);
 
 export const dataProvider: LabdeskDataProvider = {
@@ -111,4 +127,5 @@ export const dataProvider: LabdeskDataProvider = {
   getList,
   getMindfulnessMinutes,
   ...appointmentCalls,
+  ...parserAndWebhookCalls,
 };

@@ -13,6 +13,8 @@ import type {
   RequestBody,
   RescheduleBody,
 } from '../appointments/types';
+import type { ParserJobRecord, ReviewBody } from '../parser-jobs/types';
+import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
 
 /** Roles the BFF knows today; unknown ones arrive as plain strings and get the least privilege. */
 export type StaffRole = 'admin' | 'coordinator' | 'lab_ops' | 'reviewer' | (string & {});
@@ -62,4 +64,10 @@ export interface LabdeskDataProvider extends DataProvider {
   requestAppointment(orderId: string, body: RequestBody): Promise<AppointmentRecord>;
   rescheduleAppointment(orderId: string, body: RescheduleBody): Promise<AppointmentRecord>;
   cancelAppointment(orderId: string, body: CancelBody): Promise<AppointmentRecord>;
+  /** Approves (with the corrected results) or rejects a parser job waiting for review; answers the job. */
+  reviewParserJob(jobId: string, body: ReviewBody): Promise<ParserJobRecord>;
+  /** A webhook endpoint's signing secret (audited as a reveal). */
+  getWebhookEndpointSecret(endpointId: string): Promise<{ secret: string }>;
+  /** Sends a delivery again (202); 409 while it is pending or the endpoint is disabled. */
+  replayWebhookDelivery(endpointId: string, deliveryId: string): Promise<WebhookDeliveryRecord>;
 }

@@ -8,6 +8,8 @@ import type { AppointmentRecord } from '../../src/appointments/types';
 import type { LabAccountRecord } from '../../src/lab-accounts/types';
 import type { LabRecord, MarkerRecord } from '../../src/markers/types';
 import type { LabTestRecord, OrderRecord } from '../../src/orders/types';
+import type { ParserJobRecord } from '../../src/parser-jobs/types';
+import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../../src/webhook-endpoints/types';
 import type { MindfulnessMinutes, StaffUser } from '../../src/providers/types';
 import type { UserRecord } from '../../src/users/types';
 
@@ -25,7 +27,7 @@ export interface RecordedRequest {
   body: unknown;
 }
 
-export type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
+export type Answer = { status: number; body?: unknown; headers?: Record<string, string>; /** Bytes sent as they are (e.g. a file), instead of JSON. */ raw?: Uint8Array };
 type MindfulnessHandler = (userId: string, start: string, end: string) => Answer;
 
 export interface FakeBffOptions {
@@ -50,6 +52,12 @@ export interface FakeBffOptions {
   appointments?: AppointmentRecord[];
   /** The slot calendar, booking key lifetimes and forced answers (410, 409, 502, ...). */
   scheduling?: SchedulingOptions;
+  /** Lab-report parsing: jobs (each may carry a script of states it moves through, one per read). */
+  parserJobs?: FakeParserJob[];
+  parser?: ParserOptions;
+  /** Webhook endpoints and their delivery logs. */
+  webhookEndpoints?: WebhookEndpointRecord[];
+  webhookDeliveries?: WebhookDeliveryRecord[];
 }
 
 export type CreateOrderHandler = (body: Record<string, unknown>, headers: Headers) => Answer | null;
@@ -71,6 +79,8 @@ export function createFakeBff(options: FakeBffOptions = {}) {
   const requests: RecordedRequest[] = [];
   const lab = createLabOrdering(options);
   const scheduling = createScheduling(options, lab.orders, () => state.session?.role);
+  const parser = createParser(options, users, () => state.session);
+  const webhooks = createWebhooks(options, () => state.session?.role);
 
   function route(req: RecordedRequest): Answer {
     const { method, path } = req;
@@ -119,6 +129,10 @@ export function createFakeBff(options: FakeBffOptions = {}) {
     if (schedulingAnswer) return schedulingAnswer;
     const labAnswer = lab.route(req);
     if (labAnswer) return labAnswer;
+    const parserAnswer = parser.route(req);
+    if (parserAnswer) return parserAnswer;
+    const webhookAnswer = webhooks.route(req);
+    if (webhookAnswer) return webhookAnswer;
     return json(404, { message: `No route for ${method} ${path}` });
   }
 
@@ -148,13 +162,33 @@ export function createFakeBff(options: FakeBffOptions = {}) {
     requests.push(req);
     const answer = route(req);
     const hasBody = answer.status !== 204 && answer.body !== undefined;
-    return new Response(hasBody ? JSON.stringify(answer.body) : null, {
+    return new Response(answer.raw ? (answer.raw as BodyInit) : hasBody ? JSON.stringify(answer.body) : null, {
       status: answer.status,
       headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...answer.headers },
     });
   });
 
-  return { fetch, requests, state, users, orders: lab.orders, appointments: scheduling.appointments };
+  // XMLHttpRequest (the report upload uses it for progress) goes through the same routes.
+  const xhr = createFakeXhr((req) => {
+    requests.push(req);
+    return route(req);
+  }, options.parser?.holdUploads ?? false);
+
+  return {
+    fetch,
+    requests,
+    state,
+    users,
+    orders: lab.orders,
+    appointments: scheduling.appointments,
+    parserJobs: parser.jobs,
+    webhookEndpoints: webhooks.endpoints,
+    webhookDeliveries: webhooks.deliveries,
+    /** Install with vi.stubGlobal('XMLHttpRequest', bff.XMLHttpRequest). */
+    XMLHttpRequest: xhr.XMLHttpRequest,
+    /** Uploads sent through it; with `parser.holdUploads`, drive their progress by hand. */
+    uploads: xhr.uploads,
+  };
 }
 
 /** Every day from start to end (inclusive), as the BFF zero-fills them. */
@@ -999,4 +1033,507 @@ function createScheduling(options: FakeBffOptions, orders: OrderRecord[], role: 
   }
 
   return { route, appointments };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lab-report parsing (docs/bff-api.md, "Lab-report parsing and the review queue"): the
+// `parser-jobs` resource on a cursor upstream (no total: `/*` and X-Has-Next-Page), jobs that move
+// through their stages one read at a time, the uploaded file, and reviews.
+
+/** A job, and the states it moves through: each read of it (one job or a list) applies the next. */
+export type FakeParserJob = ParserJobRecord & { script?: Partial<ParserJobRecord>[] };
+
+export interface ParserOptions {
+  /** Answers to POST /api/parser-jobs/:id/review given instead of the default, one per call. */
+  reviewAnswers?: Answer[];
+  /** The states a freshly uploaded job moves through. Default: `defaultUploadScript`. */
+  uploadScript?: (job: ParserJobRecord) => Partial<ParserJobRecord>[];
+  /** Uploads wait for the test to drive their progress (`bff.uploads[i]`). */
+  holdUploads?: boolean;
+}
+
+/** What the upload's multipart form carried, as the fake reads it. */
+export interface UploadForm {
+  user_id: string | null;
+  needs_human_review: string | null;
+  file: { name: string; type: string; size: number } | null;
+  /** The first bytes of the file, for the content check. */
+  head: number[];
+}
+
+const PARSER_READ = ['admin', 'coordinator', 'lab_ops', 'reviewer'];
+const PARSER_REVIEW = ['admin', 'reviewer'];
+export const PARSER_MAX_BYTES = 10 * 1024 * 1024;
+
+/** The smallest PNG there is (1×1, transparent): what the fake serves as an uploaded scan. */
+export const TINY_PNG = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
+  (c) => c.charCodeAt(0),
+);
+export const PNG_HEAD = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+export const PDF_HEAD = [...'%PDF-1.7\n'].map((c) => c.charCodeAt(0));
+
+function sniff(head: number[]): string | null {
+  const starts = (sig: number[]) => sig.every((b, i) => head[i] === b);
+  if (starts([0x25, 0x50, 0x44, 0x46])) return 'application/pdf';
+  if (starts(PNG_HEAD.slice(0, 4))) return 'image/png';
+  if (starts([0xff, 0xd8, 0xff])) return 'image/jpeg';
+  return null;
+}
+
+export const loinc = (code: string, name: string, confidence: number) => ({ loinc_code: code, loinc_name: name, display_name: name, confidence_score: confidence });
+
+/** A report read with doubts of every kind: value, unit, LOINC, range, and a code the dashboard does not know. */
+export const DOUBTFUL_REPORT = {
+  data: {
+    metadata: { patient_first_name: 'Ada', patient_last_name: 'Lovelace', dob: '1980-04-02', lab_name: 'Quest Diagnostics', date_collected: '2026-05-02', specimen_number: 'SP-1001' },
+    results: [
+      { test_name: 'Glucose', value: '95', type: 'numeric', units: 'mg/dL', min_reference_range: 70, max_reference_range: 99, interpretation: 'normal', is_above_max_range: false, is_below_min_range: false, loinc_matches: [loinc('2345-7', 'Glucose', 1)], source_panel_name: 'Metabolic panel' },
+      { test_name: 'Potassium', value: '45', type: 'numeric', units: 'mmol/L', min_reference_range: 3.5, max_reference_range: 5.1, interpretation: 'abnormal', is_above_max_range: true, is_below_min_range: false, loinc_matches: [loinc('2823-3', 'Potassium', 1)], source_panel_name: 'Metabolic panel' },
+      { test_name: 'Sodium', value: '140', type: 'numeric', units: 'mmol/', min_reference_range: 136, max_reference_range: 145, interpretation: 'normal', loinc_matches: [loinc('2951-2', 'Sodium', 1)], source_panel_name: 'Metabolic panel' },
+      { test_name: 'Hemoglobin A1c', value: '5.6', type: 'percentage', units: '%', min_reference_range: 4, max_reference_range: 5.6, interpretation: 'normal', loinc_matches: [loinc('4548-4', 'Hemoglobin A1c/Hemoglobin.total in Blood', 0.72), loinc('17856-6', 'Hemoglobin A1c/Hemoglobin.total in Blood by HPLC', 0.65)] },
+      { test_name: 'TSH', value: '2.1', type: 'numeric', units: 'mIU/L', min_reference_range: 4.5, max_reference_range: 0.4, interpretation: 'unknown', loinc_matches: [loinc('3016-3', 'Thyrotropin', 1)] },
+      { test_name: 'Vitamin D', value: '30', type: 'numeric', units: 'ng/mL', min_reference_range: 30, max_reference_range: 100, interpretation: 'borderline_watch', loinc_matches: [loinc('1989-3', '25-Hydroxyvitamin D3', 0.95)] },
+    ],
+  },
+  review_reasons: {
+    results: [
+      [],
+      [{ code: 'decimal_suspect', message: '45 has no decimals; Potassium is normally printed with 1.' }],
+      [{ code: 'unexpected_unit', message: 'mmol/ is not a unit Sodium is reported in.' }],
+      [{ code: 'loinc_low_confidence', message: 'The test name was matched to Hemoglobin A1c only approximately.' }],
+      [{ code: 'range_suspect', message: 'The reference range 4.5-0.4 runs backwards.' }],
+      [{ code: 'mystery_check', message: 'Something this dashboard has never heard of.' }],
+    ],
+    report: [{ code: 'ocr_used_low_quality', message: 'The scan was read with low overall confidence (62%).' }],
+  },
+} satisfies Pick<ParserJobRecord, 'data' | 'review_reasons'>;
+
+export function makeParserJob(overrides: Partial<FakeParserJob> & { id: string }): FakeParserJob {
+  const created = overrides.created_at ?? '2026-05-04T15:00:00.000Z';
+  return {
+    job_id: overrides.id,
+    status: 'completed',
+    stage: 'done',
+    needs_human_review: false,
+    is_reviewed: false,
+    failure_reason: null,
+    user_id: SAMPLE_USERS[0]!.id,
+    progress: 1,
+    review_requested: false,
+    review_reasons: null,
+    review: null,
+    file: { name: 'report.png', content_type: 'image/png', size: TINY_PNG.length },
+    stats: { pages: 1, ocr_pages: 1, mean_ocr_confidence: 62 },
+    created_at: created,
+    updated_at: created,
+    ...overrides,
+  };
+}
+
+/** A job waiting for review, with DOUBTFUL_REPORT's data and reasons. */
+export const awaitingReview = (overrides: Partial<FakeParserJob> & { id: string }) =>
+  makeParserJob({ status: 'started', stage: 'awaiting_review', needs_human_review: true, ...structuredClone(DOUBTFUL_REPORT), ...overrides });
+
+/** Queued, parsing at 40% and 80%, then waiting for review with DOUBTFUL_REPORT (or done, if nothing is doubtful). */
+export function defaultUploadScript(job: ParserJobRecord): Partial<ParserJobRecord>[] {
+  return [
+    { stage: 'parsing', status: 'started', progress: 0.4 },
+    { stage: 'parsing', status: 'started', progress: 0.8 },
+    { stage: 'awaiting_review', status: 'started', progress: 1, needs_human_review: true, ...structuredClone(DOUBTFUL_REPORT), review_requested: job.review_requested },
+  ];
+}
+
+/** The range flags and interpretation, worked out again from corrected numbers (as the service does). */
+function recompute(result: Record<string, unknown>): Record<string, unknown> {
+  const n = Number(result.value);
+  const min = result.min_reference_range as number | undefined;
+  const max = result.max_reference_range as number | undefined;
+  if (!Number.isFinite(n)) return result;
+  const above = max !== undefined && n > max;
+  const below = min !== undefined && n < min;
+  return { ...result, is_above_max_range: above, is_below_min_range: below, interpretation: above || below ? 'abnormal' : 'normal' };
+}
+
+function createParser(options: FakeBffOptions, users: UserRecord[], session: () => StaffUser | null) {
+  const jobs: FakeParserJob[] = structuredClone(options.parserJobs ?? []);
+  const config = options.parser ?? {};
+  const reviewAnswers = [...(config.reviewAnswers ?? [])];
+  const role = () => session()?.role ?? '';
+
+  /** The job's next state, if its script has one: a read moves it on. */
+  function advance(job: FakeParserJob) {
+    const next = job.script?.shift();
+    if (next) Object.assign(job, next, { updated_at: new Date().toISOString() });
+  }
+
+  const present = (job: FakeParserJob): ParserJobRecord => {
+    const { script: _script, ...rest } = job;
+    return structuredClone(rest);
+  };
+
+  function list(query: URLSearchParams): Answer {
+    const { filter, sort, range } = readList(query);
+    const [field, order] = sort;
+    if (field !== 'created_at' && field !== 'id') return json(400, { message: `Parser jobs can be sorted by created_at or id only (not by ${field})` });
+    let rows = jobs;
+    if (Array.isArray(filter.id)) {
+      rows = rows.filter((j) => (filter.id as string[]).includes(j.id));
+      return json(200, rows.map(present), { 'Content-Range': `parser-jobs 0-${Math.max(0, rows.length - 1)}/*`, 'X-Has-Next-Page': 'false' });
+    }
+    if (filter.queue === true) rows = rows.filter((j) => j.stage === 'awaiting_review' && !j.is_reviewed);
+    const statuses = asList(filter.status);
+    if (statuses) rows = rows.filter((j) => statuses.includes(j.status));
+    if (typeof filter.stage === 'string') rows = rows.filter((j) => j.stage === filter.stage);
+    if (typeof filter.user_id === 'string') rows = rows.filter((j) => j.user_id === filter.user_id);
+    rows = [...rows].sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)) * (order === 'ASC' ? 1 : -1));
+    const [from, to] = range;
+    const items = rows.slice(from, to + 1);
+    items.forEach(advance);
+    const span = items.length ? `${from}-${from + items.length - 1}` : '*';
+    // The upstream has no total: the BFF knows only whether another page follows.
+    return json(
+      200,
+      items.map(({ data: _data, ...item }) => present(item as FakeParserJob)),
+      { 'Content-Range': `parser-jobs ${span}/*`, 'X-Has-Next-Page': String(rows.length > to + 1) },
+    );
+  }
+
+  function upload(req: RecordedRequest): Answer {
+    if (!PARSER_READ.includes(role())) return json(403, { message: 'Your role cannot upload reports' });
+    const form = req.body as UploadForm;
+    if (!form.file) return json(422, { message: 'file: required', errors: { file: 'A file is required' } });
+    if (form.file.size > PARSER_MAX_BYTES) return json(413, { message: 'The file is larger than 10 MB' });
+    const type = sniff(form.head);
+    if (!type) return json(415, { message: 'Only PDF, JPEG and PNG files can be parsed' });
+    if (!form.user_id || !users.some((u) => u.id === form.user_id)) {
+      return json(422, { message: 'user_id: unknown user', errors: { user_id: 'No user with this id' } });
+    }
+    const now = new Date().toISOString();
+    const id = `9a9a9a9a-0000-4000-8000-${String(jobs.length + 1).padStart(12, '0')}`;
+    const job = makeParserJob({
+      id,
+      status: 'started',
+      stage: 'queued',
+      progress: 0,
+      user_id: form.user_id,
+      review_requested: form.needs_human_review === 'true',
+      needs_human_review: form.needs_human_review === 'true',
+      file: { name: form.file.name, content_type: type, size: form.file.size },
+      stats: null,
+      created_at: now,
+      updated_at: now,
+    });
+    job.script = (config.uploadScript ?? defaultUploadScript)(job);
+    jobs.push(job);
+    return json(201, present(job));
+  }
+
+  function review(job: FakeParserJob, req: RecordedRequest): Answer {
+    if (!PARSER_REVIEW.includes(role())) return json(403, { message: 'Your role cannot review reports' });
+    const forced = reviewAnswers.shift();
+    if (forced) return forced;
+    if (job.stage !== 'awaiting_review' || job.is_reviewed) {
+      return json(409, { message: `The job is ${job.stage ?? job.status}; it cannot be reviewed`, code: 'not_reviewable' });
+    }
+    const body = (req.body ?? {}) as { decision?: string; results?: Record<string, unknown>[]; metadata?: NonNullable<ParserJobRecord['data']>['metadata']; notes?: string | null };
+    const errors: Record<string, string> = {};
+    body.results?.forEach((r, i) => {
+      if (typeof r.value !== 'string' || !r.value) errors[`results.${i}.value`] = 'must not be empty';
+    });
+    if (body.decision !== 'approve' && body.decision !== 'reject') errors.decision = 'must be approve or reject';
+    if (Object.keys(errors).length) return json(422, { message: 'The review is invalid', errors });
+    const now = new Date().toISOString();
+    const review = { decision: body.decision!, reviewer: session()?.id ?? null, notes: body.notes ?? null, reviewed_at: now };
+    if (body.decision === 'approve') {
+      const data = job.data!;
+      Object.assign(job, {
+        status: 'completed',
+        stage: 'done',
+        is_reviewed: true,
+        review,
+        updated_at: now,
+        data: { metadata: body.metadata ?? data.metadata, results: (body.results ?? data.results).map(recompute) },
+      });
+    } else {
+      Object.assign(job, { status: 'failed', stage: 'failed', is_reviewed: true, review, failure_reason: body.notes ? `Rejected in review: ${body.notes}` : 'Rejected in review', updated_at: now });
+    }
+    return json(200, present(job));
+  }
+
+  function route(req: RecordedRequest): Answer | null {
+    const { method, path } = req;
+    if (!path.startsWith('/api/parser-jobs')) return null;
+    if (method === 'POST' && path === '/api/parser-jobs') return upload(req);
+    if (!PARSER_READ.includes(role())) return json(403, { message: 'Your role cannot read parser jobs' });
+    if (method === 'GET' && path === '/api/parser-jobs') return list(req.query);
+    const match = path.match(/^\/api\/parser-jobs\/([^/]+)(\/file|\/review)?$/);
+    if (!match) return null;
+    const job = jobs.find((j) => j.id === decodeURIComponent(match[1] ?? ''));
+    if (!job) return json(404, { message: 'Parsing job not found' });
+    if (method === 'GET' && !match[2]) {
+      advance(job);
+      return json(200, present(job));
+    }
+    if (method === 'GET' && match[2] === '/file') {
+      const type = job.file?.content_type ?? 'image/png';
+      return { status: 200, raw: type === 'application/pdf' ? Uint8Array.from(PDF_HEAD) : TINY_PNG, headers: { 'Content-Type': type, 'Content-Disposition': 'inline', 'Cache-Control': 'no-store' } };
+    }
+    if (method === 'POST' && match[2] === '/review') return review(job, req);
+    return null;
+  }
+
+  return { route, jobs };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The upload's XMLHttpRequest: a stand-in that reads the multipart form, reports upload progress
+// (by itself, or step by step when the test holds it), then answers through the fake's routes.
+
+export interface UploadControl {
+  form: UploadForm;
+  /** Reports `loaded` of `total` bytes sent. */
+  progress(fraction: number): void;
+  /** Sends the last byte and lets the fake answer. */
+  finish(): void;
+}
+
+async function readHead(file: File, bytes: number): Promise<number[]> {
+  // jsdom's Blob has no arrayBuffer(); FileReader it has.
+  const buffer = await new Promise<ArrayBuffer>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as ArrayBuffer);
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+    reader.readAsArrayBuffer(file.slice(0, bytes));
+  });
+  return Array.from(new Uint8Array(buffer));
+}
+
+function createFakeXhr(send: (req: RecordedRequest) => Answer, hold: boolean) {
+  const uploads: UploadControl[] = [];
+
+  class FakeUpload extends EventTarget {
+    onprogress: ((event: ProgressEvent) => void) | null = null;
+    onload: ((event: ProgressEvent) => void) | null = null;
+    fire(type: 'progress' | 'load', loaded: number, total: number) {
+      const event = new ProgressEvent(type, { lengthComputable: true, loaded, total });
+      if (type === 'progress') this.onprogress?.(event);
+      else this.onload?.(event);
+      this.dispatchEvent(event);
+    }
+  }
+
+  class FakeXMLHttpRequest {
+    readonly upload = new FakeUpload();
+    readyState = 0;
+    status = 0;
+    responseText = '';
+    withCredentials = false;
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    onabort: (() => void) | null = null;
+    private method = 'GET';
+    private url = '';
+    private headers = new Headers();
+    private responseHeaders = new Headers();
+    private aborted = false;
+
+    open(method: string, url: string) {
+      this.method = method.toUpperCase();
+      this.url = url;
+      this.readyState = 1;
+    }
+    setRequestHeader(name: string, value: string) {
+      this.headers.set(name, value);
+    }
+    getResponseHeader(name: string) {
+      return this.responseHeaders.get(name);
+    }
+    abort() {
+      this.aborted = true;
+      this.onabort?.();
+    }
+    send(body: unknown) {
+      void this.run(body);
+    }
+
+    private async run(body: unknown) {
+      const form = await readForm(body);
+      const total = form.file?.size || 1;
+      const answer = () => {
+        if (this.aborted) return;
+        this.upload.fire('load', total, total);
+        const url = new URL(this.url, 'http://labdesk.test');
+        const result = send({ method: this.method, path: url.pathname, query: url.searchParams, headers: this.headers, body: form });
+        this.status = result.status;
+        this.responseHeaders = new Headers(result.headers);
+        this.responseText = result.body === undefined ? '' : JSON.stringify(result.body);
+        this.readyState = 4;
+        this.onload?.();
+      };
+      const control: UploadControl = {
+        form,
+        progress: (fraction) => this.upload.fire('progress', Math.round(total * fraction), total),
+        finish: answer,
+      };
+      uploads.push(control);
+      if (hold) return;
+      // By itself: half, then all of it, a tick apart, so the bar is seen to move.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      control.progress(0.5);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      control.progress(1);
+      answer();
+    }
+  }
+
+  return { XMLHttpRequest: FakeXMLHttpRequest as unknown as typeof XMLHttpRequest, uploads };
+}
+
+async function readForm(body: unknown): Promise<UploadForm> {
+  if (!(body instanceof FormData)) return { user_id: null, needs_human_review: null, file: null, head: [] };
+  const file = body.get('file');
+  const text = (name: string) => {
+    const v = body.get(name);
+    return typeof v === 'string' ? v : null;
+  };
+  return {
+    user_id: text('user_id'),
+    needs_human_review: text('needs_human_review'),
+    file: file instanceof File ? { name: file.name, type: file.type, size: file.size } : null,
+    head: file instanceof File ? await readHead(file, 16) : [],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhook endpoints (docs/bff-api.md, "Webhook endpoints"; admins only): endpoints with their
+// secrets, the delivery log on a cursor upstream (partial pagination) and replay.
+
+export function makeEndpoint(overrides: Partial<WebhookEndpointRecord> & { id: string }): WebhookEndpointRecord {
+  return {
+    url: 'https://hooks.example.com/labdesk',
+    description: null,
+    event_types: ['*'],
+    created_at: '2026-05-01T10:00:00.000Z',
+    updated_at: '2026-05-01T10:00:00.000Z',
+    disabled_at: null,
+    disabled_reason: null,
+    ...overrides,
+    // The BFF's flag, from disabled_at.
+    disabled: Boolean(overrides.disabled_at),
+  };
+}
+
+export function makeDelivery(overrides: Partial<WebhookDeliveryRecord> & { id: string; endpoint_id: string }): WebhookDeliveryRecord {
+  return {
+    event_id: `ev-${overrides.id}`,
+    event_type: 'labtest.order.updated',
+    subject_id: 'order-1',
+    status: 'succeeded',
+    attempt_count: 1,
+    next_attempt_at: null,
+    last_status_code: 200,
+    delivered_at: '2026-05-02T10:00:01.000Z',
+    created_at: '2026-05-02T10:00:00.000Z',
+    attempts: [{ attempted_at: '2026-05-02T10:00:00.500Z', duration_ms: 120, status_code: 200, error: null }],
+    ...overrides,
+  };
+}
+
+/** Hosts the fake's service refuses, as the real one refuses private, loopback and link-local addresses. */
+const PRIVATE_HOST = /^(localhost|127\.|10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|\[::1\])/;
+
+function createWebhooks(options: FakeBffOptions, role: () => string | undefined) {
+  const endpoints: WebhookEndpointRecord[] = structuredClone(options.webhookEndpoints ?? []);
+  const deliveries: WebhookDeliveryRecord[] = structuredClone(options.webhookDeliveries ?? []);
+  const secrets = new Map<string, string>(endpoints.map((e) => [e.id, `whsec_existing${e.id.slice(0, 8)}`]));
+
+  function create(req: RecordedRequest): Answer {
+    if (endpoints.length >= 20) return json(422, { message: 'The team has 20 webhook endpoints already', errors: { body: 'at most 20 endpoints per team' } });
+    const body = (req.body ?? {}) as { url?: string; event_types?: string[]; description?: string };
+    const url = body.url ?? '';
+    let host = '';
+    try {
+      host = new URL(url).host;
+    } catch {
+      return json(422, { message: 'url: must be an absolute http or https URL', errors: { url: 'must be an absolute http or https URL' } });
+    }
+    if (PRIVATE_HOST.test(host)) {
+      return json(422, { message: 'url: private address', errors: { url: 'resolves to a private, loopback or link-local address, which is not allowed' } });
+    }
+    const now = new Date().toISOString();
+    const endpoint = makeEndpoint({
+      id: `e0e0e0e0-0000-4000-8000-${String(endpoints.length + 1).padStart(12, '0')}`,
+      url,
+      event_types: body.event_types ?? ['*'],
+      description: body.description ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    const secret = `whsec_${btoa(`secret-of-${endpoint.id}`).slice(0, 32)}`;
+    secrets.set(endpoint.id, secret);
+    endpoints.push(endpoint);
+    return json(201, { ...endpoint, secret });
+  }
+
+  function listDeliveries(query: URLSearchParams): Answer {
+    const { filter, sort, range } = readList(query);
+    if (typeof filter.endpoint_id !== 'string') return json(400, { message: 'filter.endpoint_id is required' });
+    if (!['id', 'created_at'].includes(sort[0]) || sort[1] !== 'DESC') return json(400, { message: 'Deliveries are listed newest first only' });
+    let rows = deliveries.filter((d) => d.endpoint_id === filter.endpoint_id);
+    if (typeof filter.status === 'string') rows = rows.filter((d) => d.status === filter.status);
+    rows = [...rows].sort((a, b) => b.created_at.localeCompare(a.created_at));
+    const [from, to] = range;
+    const items = rows.slice(from, to + 1);
+    const span = items.length ? `${from}-${from + items.length - 1}` : '*';
+    return json(200, items, { 'Content-Range': `webhook-deliveries ${span}/*`, 'X-Has-Next-Page': String(rows.length > to + 1) });
+  }
+
+  function route(req: RecordedRequest): Answer | null {
+    const { method, path } = req;
+    if (!path.startsWith('/api/webhook-')) return null;
+    if (role() !== 'admin') return json(403, { message: 'Only admins manage webhook endpoints' });
+    if (method === 'GET' && path === '/api/webhook-deliveries') return listDeliveries(req.query);
+    if (method === 'GET' && path === '/api/webhook-endpoints') return page('webhook-endpoints', endpoints, readList(req.query).range);
+    if (method === 'POST' && path === '/api/webhook-endpoints') return create(req);
+    const replay = path.match(/^\/api\/webhook-endpoints\/([^/]+)\/deliveries\/([^/]+)\/replay$/);
+    if (method === 'POST' && replay) {
+      const endpoint = endpoints.find((e) => e.id === replay[1]);
+      const delivery = deliveries.find((d) => d.id === replay[2] && d.endpoint_id === replay[1]);
+      if (!endpoint || !delivery) return json(404, { message: 'Delivery not found' });
+      if (delivery.status === 'pending') return json(409, { message: 'The delivery is still pending' });
+      if (endpoint.disabled_at) return json(409, { message: 'The endpoint is disabled' });
+      Object.assign(delivery, { status: 'pending', attempt_count: 0, next_attempt_at: new Date().toISOString(), delivered_at: null });
+      return json(202, delivery);
+    }
+    const secret = path.match(/^\/api\/webhook-endpoints\/([^/]+)\/secret$/);
+    if (method === 'GET' && secret) {
+      const value = secrets.get(secret[1] ?? '');
+      return value ? json(200, { secret: value }) : json(404, { message: 'Webhook endpoint not found' });
+    }
+    const one = path.match(/^\/api\/webhook-endpoints\/([^/]+)$/);
+    if (!one) return null;
+    const index = endpoints.findIndex((e) => e.id === one[1]);
+    const endpoint = endpoints[index];
+    if (!endpoint) return json(404, { message: 'Webhook endpoint not found' });
+    if (method === 'GET') return json(200, endpoint);
+    if (method === 'PUT') {
+      const body = (req.body ?? {}) as { url?: string; event_types?: string[] | null; description?: string | null; disabled?: boolean };
+      const now = new Date().toISOString();
+      if (body.url !== undefined) endpoint.url = body.url;
+      if (body.event_types !== undefined) endpoint.event_types = body.event_types ?? ['*'];
+      if (body.description !== undefined) endpoint.description = body.description;
+      if (body.disabled === true && !endpoint.disabled) Object.assign(endpoint, { disabled: true, disabled_at: now, disabled_reason: 'disabled by the team' });
+      if (body.disabled === false) Object.assign(endpoint, { disabled: false, disabled_at: null, disabled_reason: null });
+      endpoint.updated_at = now;
+      return json(200, endpoint);
+    }
+    if (method === 'DELETE') {
+      endpoints.splice(index, 1);
+      return json(200, { id: endpoint.id });
+    }
+    return null;
+  }
+
+  return { route, endpoints, deliveries };
 }

@@ -1,0 +1,58 @@
+/**
+ * Who and what the report is about, as read: patient name and date of birth, lab, dates,
+ * specimen. Editable in review; a field the reader could not find is tinted as doubtful when the
+ * service said the metadata is incomplete.
+ */
+import { Box, Grid, TextField, Typography } from '@mui/material';
+import type { ResultMetadata } from '../types';
+import { doubtfulSx } from './cellStyle';
+
+export const METADATA_FIELDS: { key: keyof ResultMetadata; label: string; required?: boolean }[] = [
+  { key: 'patient_first_name', label: 'Patient first name', required: true },
+  { key: 'patient_last_name', label: 'Patient last name', required: true },
+  { key: 'dob', label: 'Date of birth', required: true },
+  { key: 'lab_name', label: 'Lab', required: true },
+  { key: 'date_collected', label: 'Collected' },
+  { key: 'date_reported', label: 'Reported' },
+  { key: 'specimen_number', label: 'Specimen number' },
+];
+
+interface MetadataFieldsProps {
+  metadata: ResultMetadata;
+  editable: boolean;
+  /** The service said some metadata was not found: empty fields are the ones to look at. */
+  incomplete: boolean;
+  onChange?: (key: keyof ResultMetadata, value: string) => void;
+}
+
+export const MetadataFields = ({ metadata, editable, incomplete, onChange }: MetadataFieldsProps) => (
+  <Grid container spacing={1.5} component="section" aria-label="Report details">
+    {METADATA_FIELDS.map(({ key, label, required }) => {
+      const value = metadata[key] ?? '';
+      const missing = incomplete && !value;
+      return (
+        <Grid key={key} size={{ xs: 12, sm: 6, lg: 3 }}>
+          {editable ? (
+            <TextField
+              label={label}
+              value={value}
+              onChange={(e) => onChange?.(key, e.target.value)}
+              size="small"
+              fullWidth
+              color={missing ? 'warning' : undefined}
+              helperText={missing ? 'Not found on the report' : required ? undefined : 'Optional'}
+              sx={missing ? { '& .MuiInputBase-root': doubtfulSx(true), '& .MuiFormHelperText-root': { color: 'warning.dark' } } : undefined}
+            />
+          ) : (
+            <Box sx={missing ? { ...doubtfulSx(true), p: 0.5 } : undefined}>
+              <Typography variant="caption" color="text.secondary" component="div">
+                {label}
+              </Typography>
+              <Typography variant="body2">{value || '—'}</Typography>
+            </Box>
+          )}
+        </Grid>
+      );
+    })}
+  </Grid>
+);

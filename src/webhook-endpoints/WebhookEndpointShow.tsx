@@ -1,0 +1,81 @@
+/**
+ * One webhook endpoint: where it points, what it receives, whether it is on, its secret on demand,
+ * and its delivery log with replay. Enable/disable and delete are in the toolbar.
+ */
+import type { ReactNode } from 'react';
+import { Box, Card, CardContent, Grid, Stack, Typography } from '@mui/material';
+import { DeleteButton, Show, TopToolbar, useRecordContext, WithRecord } from 'react-admin';
+import { viewerTimeZone } from '../components/LocalTimeLabel';
+import { localTime } from '../components/localTime';
+import { DeliveryLog } from './DeliveryLog';
+import { EndpointStatusChip } from './EndpointStatusChip';
+import { EventTypeChips } from './EventTypeChips';
+import { RevealSecret } from './RevealSecretButton';
+import { ToggleEndpointButton } from './ToggleEndpointButton';
+import type { WebhookEndpointRecord } from './types';
+
+const Title = () => {
+  const record = useRecordContext<WebhookEndpointRecord>();
+  return record ? <span>{`Webhook endpoint ${record.url}`}</span> : null;
+};
+
+const Actions = () => (
+  <TopToolbar>
+    <ToggleEndpointButton />
+    <DeleteButton
+      mutationMode="pessimistic"
+      confirmTitle="Delete this endpoint?"
+      confirmContent="It receives no more events, and its delivery log goes with it. This cannot be undone."
+    />
+  </TopToolbar>
+);
+
+const Item = ({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) => (
+  <Grid size={{ xs: 12, sm: wide ? 12 : 6 }}>
+    <Typography variant="caption" color="text.secondary" component="div">
+      {label}
+    </Typography>
+    <Box sx={{ typography: 'body2' }}>{children || '—'}</Box>
+  </Grid>
+);
+
+const Details = ({ endpoint }: { endpoint: WebhookEndpointRecord }) => (
+  <Card component="section" aria-label="Endpoint">
+    <CardContent>
+      <Grid container spacing={2}>
+        <Item label="URL" wide>
+          <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+            {endpoint.url}
+          </Typography>
+        </Item>
+        <Item label="Status">
+          <EndpointStatusChip endpoint={endpoint} />
+        </Item>
+        <Item label="Event types">
+          <EventTypeChips types={endpoint.event_types} />
+        </Item>
+        <Item label="Description" wide>
+          {endpoint.description}
+        </Item>
+        <Item label={`Created (${viewerTimeZone()})`}>{localTime(endpoint.created_at)}</Item>
+        <Item label="Updated">{localTime(endpoint.updated_at)}</Item>
+        <Item label="Signing secret" wide>
+          <RevealSecret endpointId={endpoint.id} />
+        </Item>
+      </Grid>
+    </CardContent>
+  </Card>
+);
+
+export const WebhookEndpointShow = () => (
+  <Show<WebhookEndpointRecord> title={<Title />} actions={<Actions />} component="div">
+    <WithRecord<WebhookEndpointRecord>
+      render={(endpoint) => (
+        <Stack spacing={2} sx={{ mt: 1 }}>
+          <Details endpoint={endpoint} />
+          <DeliveryLog endpointId={endpoint.id} />
+        </Stack>
+      )}
+    />
+  </Show>
+);
