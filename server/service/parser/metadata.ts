@@ -1,4 +1,5 @@
-import type { ResultMetadata, Row } from './types';
+import { snapWords } from './fuzzy';
+import type { Cell, ResultMetadata, Row } from './types';
 
 /**
  * Report metadata from the rows around the result tables: patient name, date of birth, lab,
@@ -27,6 +28,20 @@ const LABEL_RE = new RegExp(String.raw`(?:^|(?<=\|\s)|(?<=\s))(${LABELS.map(([, 
 
 const BARE_LABEL_RE = new RegExp(String.raw`^(?:${LABELS.map(([, re]) => `(?:${re})`).join('|')})\s*:?$`, 'i');
 
+/** Words labels are made of: OCR-damaged spellings snap to them ("Date of Bith" -> date of birth). */
+const LABEL_WORDS = ['patient', 'name', 'date', 'birth', 'collected', 'collection', 'reported', 'report', 'specimen',
+  'accession', 'number', 'laboratory', 'performing', 'physician', 'gender', 'received'];
+
+// Labels are a small closed vocabulary, so a looser match is safe ("Pavent" is Patient).
+const LABEL_SNAP = 0.5;
+const labelText = (text: string) => snapWords(text.trim(), LABEL_WORDS, LABEL_SNAP);
+
+/** Snaps only the part before the first colon: the value after it stays as read. */
+function withLabelSnapped(text: string): string {
+  const colon = text.indexOf(':');
+  return colon < 0 ? text : snapWords(text.slice(0, colon), LABEL_WORDS, LABEL_SNAP) + text.slice(colon);
+}
+
 function fieldOf(label: string): Field {
   const l = label.toLowerCase();
   for (const [field, re] of LABELS) if (new RegExp(`^(?:${re})$`, 'i').test(l)) return field;
@@ -40,17 +55,17 @@ export function extractMetadata(rows: Row[]): { metadata: ResultMetadata; missin
   const found: Partial<Record<Field, string>> = {};
   rows.forEach((row, i) => {
     // A row of bare labels ("Patient", "Date of Birth"...) with the values on the line below.
-    const bare = row.cells.filter((c) => BARE_LABEL_RE.test(c.text.trim()));
+    const bare = row.cells.filter((c) => BARE_LABEL_RE.test(labelText(c.text)));
     if (bare.length >= 2) {
       for (const cell of bare) {
-        const field = fieldOf(cell.text.trim().replace(/:$/, ''));
+        const field = fieldOf(labelText(cell.text).replace(/:$/, ''));
         if (field === 'stop' || found[field]) continue;
-        const value = clean(field, valueBelow(rows, i, cell.x) ?? '');
+        const value = clean(field, valueBelow(rows, i, cell) ?? '');
         if (value) found[field] = value;
       }
       return;
     }
-    const joined = row.cells.map((c) => c.text).join(' | ');
+    const joined = row.cells.map((c) => withLabelSnapped(c.text)).join(' | ');
     const labels = [...joined.matchAll(LABEL_RE)];
     labels.forEach((m, k) => {
       const field = fieldOf(m[1]!);
@@ -62,7 +77,7 @@ export function extractMetadata(rows: Row[]): { metadata: ResultMetadata; missin
       let value = joined.slice(start, end).trim();
       if (value.startsWith('|')) value = value.slice(1);
       value = value.split('|')[0]!.trim();
-      if (!value) value = valueBelow(rows, i, labelCellX(row, m[1]!)) ?? '';
+      if (!value) value = valueBelow(rows, i, labelCell(row, m[1]!)) ?? '';
       value = clean(field, value);
       if (value) found[field] = value;
     });
@@ -103,17 +118,30 @@ function clean(field: Field, value: string): string {
   }
 }
 
-function labelCellX(row: Row, label: string): number | undefined {
-  return row.cells.find((c) => c.text.toLowerCase().includes(label.toLowerCase()))?.x;
+function labelCell(row: Row, label: string): Cell | undefined {
+  return row.cells.find((c) => withLabelSnapped(c.text).toLowerCase().includes(label.toLowerCase()));
 }
 
-/** The value printed under its label (boxed letterheads): the next row's cell starting near the label. */
-function valueBelow(rows: Row[], i: number, x: number | undefined): string | undefined {
+/**
+ * The value printed under its label (boxed letterheads): the next row's cell that overlaps the
+ * label horizontally the most (values are often wider than their label, or start a little left
+ * of it).
+ */
+function valueBelow(rows: Row[], i: number, label: Cell | undefined): string | undefined {
   const row = rows[i]!;
   const next = rows[i + 1];
-  if (x === undefined || !next || next.page !== row.page || next.y - row.y > 2.5 * row.height) return undefined;
-  const cell = next.cells.find((c) => Math.abs(c.x - x) <= 1.5 * row.height);
-  if (!cell || new RegExp(LABEL_RE.source, 'i').test(cell.text) || BARE_LABEL_RE.test(cell.text.trim())) return undefined;
+  if (!label || !next || next.page !== row.page || next.y - row.y > 2.5 * row.height) return undefined;
+  let best: Cell | undefined;
+  let bestOverlap = 0;
+  for (const c of next.cells) {
+    const overlap = Math.min(c.x2, label.x2) - Math.max(c.x, label.x);
+    if (overlap > bestOverlap) {
+      best = c;
+      bestOverlap = overlap;
+    }
+  }
+  const cell = best ?? next.cells.find((c) => Math.abs(c.x - label.x) <= 1.5 * row.height);
+  if (!cell || new RegExp(LABEL_RE.source, 'i').test(cell.text) || BARE_LABEL_RE.test(labelText(cell.text))) return undefined;
   return cell.text;
 }
 

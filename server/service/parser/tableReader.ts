@@ -1,3 +1,4 @@
+import { similarWords } from './fuzzy';
 import { matchLoinc } from './loinc';
 import { minConfidence } from './rows';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
@@ -105,7 +106,9 @@ export function readTables(pages: Row[][]): TableRead {
       continue;
     }
     if (!name || valueRoles.length === 0 || isLabel(name)) {
-      if (valueRoles.length || hasOther) out.unreadRows++;
+      // Data in a value column without a test name is a result that could not be read; a
+      // labelled line ("Patient Name: ...") reaching into the columns is letterhead.
+      if ((valueRoles.length || hasOther) && !isLabel(name)) out.unreadRows++;
       out.otherRows.push(row);
       continue;
     }
@@ -156,7 +159,7 @@ function headerText(cell: Cell): string {
     .replace(/[^a-z ]+/g, ' ')
     .split(/\s+/)
     .filter(Boolean)
-    .map((w) => (w.length >= 4 ? (HEADER_WORDS.find((h) => h.length >= 4 && similar(w, h)) ?? w) : w))
+    .map((w) => (w.length >= 4 ? (HEADER_WORDS.find((h) => h.length >= 4 && similarWords(w, h)) ?? w) : w))
     .join(' ');
 }
 
@@ -367,23 +370,4 @@ function readHeaderless(rows: Row[], boilerplate: Set<Row>, out: TableRead): Raw
   }
   out.otherRows = rows.filter((r) => !used.has(r));
   return results;
-}
-
-/** Dice similarity of two short words on letter pairs (OCR-tolerant header matching). */
-function similar(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (Math.abs(a.length - b.length) > 2) return false;
-  const pairs = (s: string) => Array.from({ length: s.length - 1 }, (_, i) => s.slice(i, i + 2));
-  const pa = pairs(a);
-  const pb = pairs(b);
-  let hit = 0;
-  const pool = [...pb];
-  for (const p of pa) {
-    const k = pool.indexOf(p);
-    if (k >= 0) {
-      hit++;
-      pool.splice(k, 1);
-    }
-  }
-  return (2 * hit) / (pa.length + pb.length) >= 0.6;
 }

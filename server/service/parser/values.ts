@@ -137,16 +137,10 @@ export function parseValueCell(raw: string): ValueCell {
   // Qualitative: a trailing flag word comes off, the rest is the value.
   const words = [...tokens];
   let flag: string | undefined;
-  if (words.length >= 2) {
-    const last = words[words.length - 1]!;
-    const kind = flagKind(last);
-    if (kind && kind !== 'N' && !(last.toLowerCase() === 'abnormal' && words.length === 1)) {
-      flag = words.pop();
-    }
-  }
-  if (!flag && words.length >= 2 && flagKind(words[0]!) && !QUALITATIVE.has(words[0]!.toLowerCase())) {
-    flag = words.shift();
-  }
+  // A lone word stays the value even when it could be a flag ("Abnormal" as a result).
+  const last = words[words.length - 1]!;
+  if (words.length >= 2 && flagKind(last) && flagKind(last) !== 'N') flag = words.pop();
+  else if (words.length >= 2 && flagKind(words[0]!) && !QUALITATIVE.has(words[0]!.toLowerCase())) flag = words.shift();
   const value = words.join(' ');
   const cell: ValueCell = { value, kind: isKnownQualitative(value) ? 'qualitative' : 'unparseable' };
   if (flag) cell.flag = flag;
@@ -167,25 +161,29 @@ export interface ParsedRange {
   units?: string;
 }
 
+/** Units after a range: after a space anything ("10*3/uL"), glued only if it starts with a non-digit. */
+const UNITS_AFTER = String.raw`(?:\s+(.+)|([^\d\s.,].*))?`;
+
 /** Parses a printed reference range; unknown shapes keep their text and no bounds. */
 export function parseRange(raw: string): ParsedRange {
   const text = normalizeComparators(raw.replace(/\s+/g, ' ').trim()).replace(/\s*\(calc\)\s*/i, ' ').trim();
   const base: ParsedRange = { text: raw.replace(/\s+/g, ' ').trim(), minInclusive: true, maxInclusive: true };
   if (!text) return base;
-  const between = new RegExp(String.raw`^(${NUMBER})\s*(?:-|–|—|to)\s*(${NUMBER})(?:\s+(.*))?$`, 'i').exec(text);
+  // Units may follow the range with or without a space ("11.0-15.0 %", OCR'd as "11.0-15.0%").
+  const between = new RegExp(String.raw`^(${NUMBER})\s*(?:-|–|—|to)\s*(${NUMBER})${UNITS_AFTER}$`, 'i').exec(text);
   if (between) {
     const min = toNumber(between[1]!);
     const max = toNumber(between[2]!);
-    return withUnits({ ...base, min, max }, between[3]);
+    return withUnits({ ...base, min, max }, between[3] ?? between[4]);
   }
-  const bound = new RegExp(String.raw`^(<=|>=|<|>)(${NUMBER})(?:\s+(.*))?$`).exec(text);
+  const bound = new RegExp(String.raw`^(<=|>=|<|>)(${NUMBER})${UNITS_AFTER}$`).exec(text);
   if (bound) {
     const n = toNumber(bound[2]!);
     const op = bound[1]!;
     const r: ParsedRange = op.startsWith('<')
       ? { ...base, max: n, maxInclusive: op === '<=' }
       : { ...base, min: n, minInclusive: op === '>=' };
-    return withUnits(r, bound[3]);
+    return withUnits(r, bound[3] ?? bound[4]);
   }
   if (isKnownQualitative(text) || /^(negative|non-?reactive|not detected|none detected|normal)\b/i.test(text)) {
     return { ...base, expected: text };
@@ -197,7 +195,8 @@ export function parseRange(raw: string): ParsedRange {
 
 /** "%", "mg/dL", "x10E3/uL", "mL/min/1.73m2" - not "Not Estab." or "See Note". */
 export function looksLikeUnit(text: string): boolean {
-  return text.length <= 24 && !/\s/.test(text.replace(/ \(calc\)$/i, '')) && (/[%/]/.test(text) || /^(fL|pg|ratio|sec|s|mm\/hr?)$/i.test(text));
+  if (text.length > 24 || /\s/.test(text.replace(/ \(calc\)$/i, '')) || /\d\s*[-–]\s*\d|^[<>]/.test(text)) return false;
+  return /[%/]/.test(text) || /^(fL|pg|ratio|sec|s|mm\/hr?)$/i.test(text);
 }
 
 function withUnits(range: ParsedRange, units: string | undefined): ParsedRange {

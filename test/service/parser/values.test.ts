@@ -113,3 +113,11 @@ describe('reference ranges', () => {
     expect(compare(60, '>', parseRange('>59'))).toEqual({ below: false });
   });
 });
+
+describe('OCR-shaped ranges', () => {
+  it('reads units glued to the range', () => {
+    expect(parseRange('11.0-15.0%')).toMatchObject({ min: 11, max: 15, units: '%' });
+    expect(parseRange('<100mg/dL')).toMatchObject({ max: 100, units: 'mg/dL' });
+    expect(parseRange('150-450 10*3/uL')).toMatchObject({ min: 150, max: 450, units: '10*3/uL' });
+  });
+});
