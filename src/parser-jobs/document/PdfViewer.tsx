@@ -32,6 +32,16 @@ function usePdf(url: string) {
 function usePageCanvas(doc: PDFDocumentProxy | null, pageNumber: number, zoom: number, pane: React.RefObject<HTMLDivElement | null>) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [failed, setFailed] = useState(false);
+  // The pane's width changes as the page around it lays out (the results column arrives later):
+  // draw again at the new width, or the page would stay cropped at the width of the first layout.
+  const [paneWidth, setPaneWidth] = useState(0);
+  useEffect(() => {
+    const el = pane.current; // mounted once the document has loaded, hence `doc` below
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setPaneWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [pane, doc]);
   useEffect(() => {
     if (!doc || !canvas.current) return;
     let task: RenderTask | null = null;
@@ -39,7 +49,7 @@ function usePageCanvas(doc: PDFDocumentProxy | null, pageNumber: number, zoom: n
     void doc.getPage(pageNumber).then((page) => {
       if (!live || !canvas.current) return;
       const natural = page.getViewport({ scale: 1 });
-      const width = (pane.current?.clientWidth || natural.width) - 2;
+      const width = (paneWidth || pane.current?.clientWidth || natural.width) - 2;
       const cssScale = (width / natural.width) * zoom;
       const ratio = window.devicePixelRatio || 1;
       const viewport = page.getViewport({ scale: cssScale * ratio });
@@ -57,7 +67,7 @@ function usePageCanvas(doc: PDFDocumentProxy | null, pageNumber: number, zoom: n
       live = false;
       task?.cancel();
     };
-  }, [doc, pageNumber, zoom, pane]);
+  }, [doc, pageNumber, zoom, pane, paneWidth]);
   return { canvas, failed };
 }
 
