@@ -121,6 +121,7 @@ describe('booking an at-home draw, end to end in Chromium', () => {
     await chip.click();
     expect(await chip.getAttribute('aria-pressed')).toBe('true');
     await p.screenshot({ path: path.join(ARTIFACTS, 'appointments-calendar.png'), fullPage: true, animations: 'disabled' });
+    await book.screenshot({ path: path.join(ARTIFACTS, 'appointments-book-a-draw.png'), animations: 'disabled' });
   });
 
   it('books the slot with notes and shows it confirmed, in Chicago time', async () => {
