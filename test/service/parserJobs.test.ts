@@ -276,6 +276,19 @@ describe.each(storeKinds)('lab-report parsing jobs (%s)', (kind) => {
     expect(foreign.body.data.some((j: { id: string }) => ids.includes(j.id))).toBe(false);
   });
 
+  it('ends a broken PDF as a failed job with a reason, through the real parser, without harming the worker', async () => {
+    const pdf = await smallReportPdf();
+    const broken = pdf.subarray(0, Math.floor(pdf.length / 3)); // truncated mid-stream: starts like a PDF
+    const r = await upload(svc(), { user_id: userId }, [{ bytes: broken, filename: 'truncated.pdf' }]);
+    expect(r.status).toBe(200);
+    const [row] = await svc().db.select().from(jobs).where(sql`${jobs.payload}->>'job_id' = ${r.body.id}`);
+    await runParseJob(svc().db, row!.payload, { jobId: row!.id, attempt: 1 });
+    const job = await getJob(r.body.id);
+    expect(job.body).toMatchObject({ status: 'failed', stage: 'failed', data: null });
+    expect(job.body.failure_reason).toMatch(/\w+/);
+    expect((await events(r.body.id)).at(-1)?.event_type).toBe('lab_report.parsing_job.updated');
+  }, 60_000);
+
   it('finishes a parse interrupted by a restart: the lease runs out and a new worker parses it with the real parser', async () => {
     const job = await uploadPdf();
     // A worker claimed the job and died mid-parse (its lease already ran out).
