@@ -59,6 +59,10 @@ export const TimeSlot = z.object({
   price: z.number().int(),
   is_priority: z.boolean(),
   num_appointments_available: z.number().int(),
+  provider: z
+    .string()
+    .optional()
+    .describe('Extension: the provider offering the slot, provider_1..provider_4 (non-exhaustive); the one the booking key names'),
 });
 export type TimeSlot = z.infer<typeof TimeSlot>;
 

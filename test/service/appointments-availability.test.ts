@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { availability } from '../../server/service/domain/appointments/availability';
-import { BookingKeyCodec } from '../../server/service/domain/appointments/bookingKey';
+import { BOOKING_KEY_SECRET, BookingKeyCodec } from '../../server/service/domain/appointments/bookingKey';
+import { persistentSecret } from '../../server/service/domain/settings';
 import { allZipAreas, zipArea } from '../../server/service/domain/appointments/zips';
 import { isIanaTimeZone } from '../../server/contract';
-import { assertBehaviourEnv, BEHAVIOUR_ENV, BehaviourConfig, BUILTIN_BEHAVIOUR, providerBehaviour, setProviderBehaviour } from '../../server/service/providers';
+import {
+  assertBehaviourEnv,
+  BEHAVIOUR_ENV,
+  BehaviourConfig,
+  BUILTIN_BEHAVIOUR,
+  providerBehaviour,
+  providersServing,
+  setProviderBehaviour,
+} from '../../server/service/providers';
 import { expect422, storeKinds, useService } from './harness';
 import { allSlots, CHICAGO, nextWeek } from './appointmentFixtures';
 import { teamWithUser } from './orderFixtures';
@@ -49,6 +58,7 @@ describe('availability across DST changes (domain, fixed clock)', () => {
     // Sat 31 Oct is before; Mon 2 Nov (CST, UTC-6): first slot 07:00 local = 13:00Z.
     expect(r.slots[1]!.slots[0]!.start).toBe('2026-11-02T13:00:00.000Z');
     expect(r.slots[1]!.slots[0]!.is_priority).toBe(true);
+    expect(r.slots[1]!.slots[0]!.provider).toBe('provider_1'); // 07-08 priority is provider_1's; provider_2 opens at 08
   });
 
   it('keeps local working hours across the spring change (start 2026-03-07 covers 2026-03-08)', async () => {
@@ -100,8 +110,10 @@ describe('availability in zones without DST (domain, fixed clock)', () => {
 
 describe.each(storeKinds)('availability endpoint (%s)', (kind) => {
   const svc = useService(kind);
+  let lastTeamId = '';
   const post = async (body: unknown, query = '') => {
     const t = await teamWithUser(svc());
+    lastTeamId = t.team.teamId;
     return svc().api(t.team.apiKey).post(`${URL}${query}`, body);
   };
 
@@ -117,7 +129,7 @@ describe.each(storeKinds)('availability endpoint (%s)', (kind) => {
     expect(slots.length).toBeGreaterThan(50);
     for (let i = 1; i < slots.length; i += 1) expect(slots[i].start >= slots[i - 1].start).toBe(true);
     for (const s of slots) {
-      expect(Object.keys(s).sort()).toEqual(['booking_key', 'end', 'expires_at', 'is_priority', 'num_appointments_available', 'price', 'start']);
+      expect(Object.keys(s).sort()).toEqual(['booking_key', 'end', 'expires_at', 'is_priority', 'num_appointments_available', 'price', 'provider', 'start']);
       expect(s.start).toMatch(ISO_UTC);
       expect(s.end > s.start).toBe(true);
       expect(Number.isInteger(s.price)).toBe(true);
@@ -132,6 +144,47 @@ describe.each(storeKinds)('availability endpoint (%s)', (kind) => {
     const normal = slots.filter((s) => !s.is_priority);
     expect(prio.length).toBeGreaterThan(0);
     expect(Math.min(...prio.map((s) => s.price))).toBeGreaterThan(Math.max(...normal.map((s) => s.price)));
+  });
+
+  it('names the provider of every slot (extension): one serving the zip, the one its booking key names', async () => {
+    const r = await post(CHICAGO, `?start_date=${nextWeek()}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const serving = providersServing(CHICAGO.zip_code).map((p) => p.slug);
+    expect(serving.sort()).toEqual(['provider_1', 'provider_2']);
+    const slots = allSlots(r.body);
+    expect(slots.length).toBeGreaterThan(50);
+    // Keys are signed with the service's secret: decode them as booking does (signature checked).
+    const codec = new BookingKeyCodec(await persistentSecret(svc().db, BOOKING_KEY_SECRET));
+    for (const s of slots) {
+      expect(typeof s.provider).toBe('string');
+      expect(serving).toContain(s.provider);
+      const key = codec.decode(s.booking_key, lastTeamId);
+      expect(key.p).toBe(s.provider);
+      expect(key.s).toBe(s.start);
+      expect(key.e).toBe(s.end);
+      expect(key.pr).toBe(s.price);
+      expect(key.pp).toBe(s.is_priority);
+    }
+    // Both providers' slots are there, told apart: 30-minute slots are provider_1's, 60-minute provider_2's.
+    expect(new Set(slots.map((s) => s.provider))).toEqual(new Set(serving));
+    for (const s of slots) {
+      expect((Date.parse(s.end) - Date.parse(s.start)) / 60_000).toBe(s.provider === 'provider_1' ? 30 : 60);
+    }
+    // Within a day, slots at the same start are ordered by provider.
+    for (const day of r.body.slots) {
+      for (let i = 1; i < day.slots.length; i += 1) {
+        const [a, b] = [day.slots[i - 1], day.slots[i]];
+        if (a.start === b.start) expect(a.provider < b.provider).toBe(true);
+      }
+    }
+  });
+
+  it('names the provider of a single-provider zip (Denver: provider_3)', async () => {
+    const r = await post({ first_line: '1 Main St', city: 'Denver', state: 'CO', zip_code: '80202' }, `?start_date=${nextWeek()}`);
+    expect(r.status).toBe(200);
+    const slots = allSlots(r.body);
+    expect(slots.length).toBeGreaterThan(0);
+    for (const s of slots) expect(s.provider).toBe('provider_3');
   });
 
   it('defaults start_date to today in the address zone', async () => {

@@ -200,7 +200,7 @@ describe('roles', () => {
     const zone = await screen.findByTestId('slot-zone');
     expect(zone).toHaveTextContent("Times in America/Chicago (CDT/CST), the patient's time zone");
     const monday = screen.getByRole('listitem', { name: 'Mon, Oct 26' });
-    expect(within(monday).getByLabelText(/^10:00\sAM CDT, \$35, 3 places left$/)).toBeInTheDocument();
+    expect(within(monday).getByLabelText(/^10:00\sAM CDT, \$35, 3 places left, Provider 1$/)).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Days' })).queryAllByRole('button')).toHaveLength(0);
     expect(screen.queryByRole('button', { name: 'Book' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Request an appointment' })).not.toBeInTheDocument();

@@ -651,6 +651,11 @@ export interface SchedulingOptions {
   asyncOutcome?: 'confirmed' | 'cancelled';
   /** Zip codes no provider serves: a request there is a 422 on `address.zip_code`. */
   unservedZips?: string[];
+  /**
+   * Whether availability slots name their provider (`provider`, our service's extension). Default
+   * true; false: a deployment whose slots do not (the provider only sealed in the booking key).
+   */
+  slotProviders?: boolean;
 }
 
 export const FAKE_TODAY = '2026-10-26';
@@ -828,6 +833,7 @@ function createScheduling(options: FakeBffOptions, orders: OrderRecord[], role: 
             price: slot.price,
             is_priority: slot.is_priority,
             num_appointments_available: left,
+            ...(config.slotProviders === false ? {} : { provider: slot.provider }),
           };
         }),
     }));

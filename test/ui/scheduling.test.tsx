@@ -14,6 +14,7 @@ import {
   SAMPLE_USERS,
   type FakeBffOptions,
   type RecordedRequest,
+  type SlotTemplate,
   type StaffAccount,
 } from './fakeBff';
 import { renderApp } from './renderApp';
@@ -78,9 +79,9 @@ describe('the slot calendar on an at-home order', () => {
     expect(days[0]).toHaveAccessibleName('Mon, Oct 26');
     expect(days[13]).toHaveAccessibleName('Sun, Nov 8');
     // 15:00Z is 8:00 AM in daylight time, 7:00 AM once it ends (1 November); never 3:00 PM (the runner's UTC).
-    expect(slotButton('Mon, Oct 26', /^8:00\sAM PDT, \$35, 3 places left$/)).toBeInTheDocument();
-    expect(slotButton('Mon, Nov 2', /^7:00\sAM PST, \$35, 3 places left$/)).toBeInTheDocument();
-    expect(slotButton('Mon, Oct 26', /^11:30\sAM PDT, \$45, priority, 1 place left$/)).toBeInTheDocument();
+    expect(slotButton('Mon, Oct 26', /^8:00\sAM PDT, \$35, 3 places left, Provider 1$/)).toBeInTheDocument();
+    expect(slotButton('Mon, Nov 2', /^7:00\sAM PST, \$35, 3 places left, Provider 1$/)).toBeInTheDocument();
+    expect(slotButton('Mon, Oct 26', /^11:30\sAM PDT, \$45, priority, 1 place left, Provider 2$/)).toBeInTheDocument();
     expect(screen.queryByText(/3:00\sPM/)).not.toBeInTheDocument();
     expect(within(day('Sun, Nov 1')).getByText('No slots')).toBeInTheDocument();
 
@@ -110,6 +111,8 @@ describe('the slot calendar on an at-home order', () => {
     const chosen = screen.getByRole('group', { name: 'Chosen time' });
     expect(within(chosen).getByText(OCT_26_8AM)).toBeInTheDocument();
     expect(within(chosen).getByTestId('viewer-time')).toHaveTextContent('Your time: Mon, Oct 26, 2026, 3:00 PM UTC');
+    // ... and with whom.
+    expect(within(chosen).getByTestId('chosen-provider')).toHaveTextContent('With Provider 1');
 
     await user.type(screen.getByLabelText('Appointment notes'), 'Patient is hard of hearing: knock loudly');
     await user.click(screen.getByRole('button', { name: 'Book' }));
@@ -294,6 +297,166 @@ describe('slots that expired or went', () => {
     ).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Current appointment' })).not.toBeInTheDocument();
     expect(calls(bff.requests, 'book')).toHaveLength(1);
+  });
+});
+
+describe('several providers in a zip', () => {
+  const TUE = '2026-10-27';
+  const at = (minutes: number) => `${TUE}T${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:00.000Z`;
+  /**
+   * A busy Tuesday: provider_1 every 30 minutes from 8:00 AM PDT ($35, 2 places) and provider_2
+   * every hour from 8:00 AM ($30, 1 place): twelve slots, 8:00, 9:00, 10:00 and 11:00 twice over.
+   */
+  const busySlotsOn = (date: string): SlotTemplate[] => {
+    if (date !== TUE) return defaultSlotsOn(date);
+    const p1 = Array.from({ length: 8 }, (_, i) => ({ start: at(900 + 30 * i), end: at(930 + 30 * i), provider: 'provider_1', price: 35, is_priority: false, places: 2 }));
+    const p2 = Array.from({ length: 4 }, (_, i) => ({ start: at(900 + 60 * i), end: at(960 + 60 * i), provider: 'provider_2', price: 30, is_priority: false, places: 1 }));
+    return [...p1, ...p2].sort((a, b) => a.start.localeCompare(b.start) || a.provider.localeCompare(b.provider));
+  };
+  const chipsOf = (dayName: string) => within(day(dayName)).queryAllByRole('button', { name: /places? left/ });
+  const filter = () => screen.getByRole('group', { name: 'Filter by provider' });
+
+  it('names each slot’s provider, in its accessible name and tooltip', async () => {
+    openOrder({ scheduling: { slotsOn: busySlotsOn } });
+    await calendar();
+    // The same time twice: the provider tells them apart (the time, zone, price and places come first, as before).
+    const p1 = slotButton('Tue, Oct 27', /^8:00\sAM PDT, \$35, 2 places left, Provider 1$/);
+    const p2 = slotButton('Tue, Oct 27', /^8:00\sAM PDT, \$30, 1 place left, Provider 2$/);
+    expect(p1).toHaveAttribute('title', 'Provider 1');
+    expect(p2).toHaveAttribute('title', 'Provider 2');
+    expect(within(p1).getByText('Provider 1')).toBeInTheDocument();
+    expect(slotButton('Mon, Oct 26', /^11:30\sAM PDT, \$45, priority, 1 place left, Provider 2$/)).toHaveAttribute('title', 'Priority slot · Provider 2');
+  });
+
+  it('narrows the chips to the providers chosen in the filter, and back to all', async () => {
+    const { user } = openOrder({ scheduling: { slotsOn: busySlotsOn } });
+    await calendar();
+    const all = within(filter()).getByRole('button', { name: 'All providers' });
+    expect(within(filter()).getAllByRole('button').map((b) => b.textContent)).toEqual(['All providers', 'Provider 1', 'Provider 2']);
+    expect(all).toHaveAttribute('aria-pressed', 'true');
+    expect(chipsOf('Mon, Oct 26')).toHaveLength(2);
+
+    await user.click(within(filter()).getByRole('button', { name: 'Provider 2' }));
+    expect(within(filter()).getByRole('button', { name: 'Provider 2' })).toHaveAttribute('aria-pressed', 'true');
+    expect(all).toHaveAttribute('aria-pressed', 'false');
+    // Only provider_2's slots: four on the busy day (no "+N more" needed), one on Monday.
+    expect(chipsOf('Tue, Oct 27').map((c) => c.getAttribute('aria-label'))).toEqual([
+      expect.stringMatching(/^8:00\sAM PDT, \$30, 1 place left, Provider 2$/),
+      expect.stringMatching(/^9:00\sAM PDT, .*Provider 2$/),
+      expect.stringMatching(/^10:00\sAM PDT, .*Provider 2$/),
+      expect.stringMatching(/^11:00\sAM PDT, .*Provider 2$/),
+    ]);
+    expect(within(day('Tue, Oct 27')).queryByRole('button', { name: /more slots/ })).not.toBeInTheDocument();
+    expect(chipsOf('Mon, Oct 26').map((c) => c.getAttribute('aria-label'))).toEqual([expect.stringMatching(/^11:30\sAM PDT, .*Provider 2$/)]);
+    expect(within(day('Sun, Nov 1')).getByText('No slots')).toBeInTheDocument();
+
+    // Both chosen is all of them.
+    await user.click(within(filter()).getByRole('button', { name: 'Provider 1' }));
+    expect(all).toHaveAttribute('aria-pressed', 'true');
+    expect(within(filter()).getByRole('button', { name: 'Provider 1' })).toHaveAttribute('aria-pressed', 'false');
+    expect(chipsOf('Mon, Oct 26')).toHaveLength(2);
+
+    await user.click(within(filter()).getByRole('button', { name: 'Provider 1' }));
+    expect(chipsOf('Mon, Oct 26').map((c) => c.getAttribute('aria-label'))).toEqual([expect.stringMatching(/^8:00\sAM PDT, .*Provider 1$/)]);
+    await user.click(all);
+    expect(chipsOf('Tue, Oct 27')).toHaveLength(6);
+  });
+
+  it('shows the earliest 6 slots of a day, and "+N more" opens the rest', async () => {
+    const { user } = openOrder({ scheduling: { slotsOn: busySlotsOn } });
+    await calendar();
+    // Earliest first (same time: by provider).
+    const startAndProvider = (chip: HTMLElement) => {
+      const parts = chip.getAttribute('aria-label')!.replace(/\s/g, ' ').split(', ');
+      return `${parts[0]} ${parts.at(-1)}`;
+    };
+    expect(chipsOf('Tue, Oct 27').map(startAndProvider)).toEqual([
+      '8:00 AM PDT Provider 1',
+      '8:00 AM PDT Provider 2',
+      '8:30 AM PDT Provider 1',
+      '9:00 AM PDT Provider 1',
+      '9:00 AM PDT Provider 2',
+      '9:30 AM PDT Provider 1',
+    ]);
+    const more = within(day('Tue, Oct 27')).getByRole('button', { name: '+6 more slots on Tue, Oct 27' });
+    expect(more).toHaveTextContent('+6 more');
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    // Days with few slots have no button.
+    expect(within(day('Mon, Oct 26')).queryByRole('button', { name: /more slots|fewer/ })).not.toBeInTheDocument();
+
+    await user.click(more);
+    expect(chipsOf('Tue, Oct 27')).toHaveLength(12);
+    const fewer = within(day('Tue, Oct 27')).getByRole('button', { name: 'Show fewer slots on Tue, Oct 27' });
+    expect(fewer).toHaveAttribute('aria-expanded', 'true');
+    expect(fewer).toHaveFocus();
+    expect(slotButton('Tue, Oct 27', /^11:30\sAM PDT, \$35, 2 places left, Provider 1$/)).toBeInTheDocument();
+    await user.click(fewer);
+    expect(chipsOf('Tue, Oct 27')).toHaveLength(6);
+  });
+
+  it('always shows the chosen slot, past the first 6 or filtered out, and the summary names its provider', async () => {
+    const { bff, user } = openOrder({ scheduling: { slotsOn: busySlotsOn } });
+    await calendar();
+    await user.click(within(day('Tue, Oct 27')).getByRole('button', { name: /^\+6 more/ }));
+    await user.click(slotButton('Tue, Oct 27', /^11:30\sAM PDT, \$35, 2 places left, Provider 1$/));
+    await user.click(within(day('Tue, Oct 27')).getByRole('button', { name: /^Show fewer/ }));
+    // The earliest 6 and the chosen one; 5 left behind the button.
+    expect(chipsOf('Tue, Oct 27')).toHaveLength(7);
+    expect(slotButton('Tue, Oct 27', /^11:30\sAM PDT/)).toHaveAttribute('aria-pressed', 'true');
+    expect(within(day('Tue, Oct 27')).getByRole('button', { name: '+5 more slots on Tue, Oct 27' })).toBeInTheDocument();
+    expect(within(screen.getByRole('group', { name: 'Chosen time' })).getByTestId('chosen-provider')).toHaveTextContent('With Provider 1');
+
+    // Filtering to another provider keeps the chosen chip on screen.
+    await user.click(within(filter()).getByRole('button', { name: 'Provider 2' }));
+    expect(chipsOf('Tue, Oct 27')).toHaveLength(5);
+    expect(slotButton('Tue, Oct 27', /^11:30\sAM PDT, \$35, 2 places left, Provider 1$/)).toHaveAttribute('aria-pressed', 'true');
+
+    await user.click(screen.getByRole('button', { name: 'Book' }));
+    await screen.findByRole('region', { name: 'Current appointment' });
+    expect((calls(bff.requests, 'book')[0]!.body as { booking_key: string }).booking_key).toContain('provider_1-2026-10-27T18:30');
+  });
+
+  it('keeps a choice across a refresh only from the same provider, when the slots name it', async () => {
+    let gone = false;
+    const twin = (provider: string): SlotTemplate => ({ start: at(960), end: at(990), provider, price: 35, is_priority: false, places: 2 });
+    // Same time, length, price: only the provider tells them apart. provider_3's goes away.
+    const slotsOn = (date: string) => (date === TUE ? [twin('provider_1'), ...(gone ? [] : [twin('provider_3')])] : defaultSlotsOn(date));
+    const { bff, user } = openOrder({ scheduling: { slotsOn, keyTtlMs: (call) => (call === 1 ? -1000 : 15 * 60_000) } });
+    await calendar();
+    await user.click(slotButton('Tue, Oct 27', /^9:00\sAM PDT, \$35, 2 places left, Provider 3$/));
+    gone = true;
+    await user.click(screen.getByRole('button', { name: 'Book' }));
+    expect(await screen.findByText('The slots expired and were refreshed; pick a time again.')).toBeInTheDocument();
+    expect(slotButton('Tue, Oct 27', /^9:00\sAM PDT, \$35, 2 places left, Provider 1$/)).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.getByRole('button', { name: 'Book' })).toBeDisabled();
+    expect(calls(bff.requests, 'book')).toHaveLength(0);
+  });
+
+  it('still works for a deployment whose slots do not name their provider', async () => {
+    const { bff, user } = openOrder({ scheduling: { slotsOn: busySlotsOn, slotProviders: false, keyTtlMs: (call) => (call === 1 ? -1000 : 15 * 60_000) } });
+    await calendar();
+    expect(screen.queryByRole('group', { name: 'Filter by provider' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Provider \d/)).not.toBeInTheDocument();
+    // The names as before, without a provider.
+    expect(slotButton('Mon, Oct 26', /^8:00\sAM PDT, \$35, 3 places left$/)).not.toHaveAttribute('title');
+    expect(slotButton('Mon, Oct 26', /^11:30\sAM PDT, \$45, priority, 1 place left$/)).toHaveAttribute('title', 'Priority slot');
+    // Days are compact all the same.
+    expect(chipsOf('Tue, Oct 27')).toHaveLength(6);
+    await user.click(within(day('Tue, Oct 27')).getByRole('button', { name: '+6 more slots on Tue, Oct 27' }));
+    expect(chipsOf('Tue, Oct 27')).toHaveLength(12);
+
+    await user.click(slotButton('Tue, Oct 27', /^10:30\sAM PDT, \$35, 2 places left$/));
+    expect(within(screen.getByRole('group', { name: 'Chosen time' })).queryByTestId('chosen-provider')).not.toBeInTheDocument();
+    // The first keys arrive expired: the refresh keeps the same offer (matched without a provider) ...
+    await user.click(screen.getByRole('button', { name: 'Book' }));
+    expect(await screen.findByText(/Your time is still offered and stays selected/)).toBeInTheDocument();
+    expect(slotButton('Tue, Oct 27', /^10:30\sAM PDT/)).toHaveAttribute('aria-pressed', 'true');
+    // ... and books it with the fresh key.
+    await user.click(screen.getByRole('button', { name: 'Book' }));
+    await screen.findByRole('region', { name: 'Current appointment' });
+    const books = calls(bff.requests, 'book');
+    expect(books).toHaveLength(1);
+    expect((books[0]!.body as { booking_key: string }).booking_key).toMatch(/^key-\d+-provider_1-2026-10-27T17:30/);
   });
 });
 

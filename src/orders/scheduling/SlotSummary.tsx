@@ -1,11 +1,12 @@
 import { Box, Typography } from '@mui/material';
 import { addressLines, type AddressLike } from '../../components/AddressBlock';
-import { formatPrice } from '../../components/SlotPicker';
+import { providerName } from '../../components/AppointmentStatusChip';
+import { formatPrice, slotProvider } from '../../components/SlotPicker';
 import { ZonedDateTime } from '../../components/ZonedDateTime';
 import { formatInZone, TIME, zoneAbbreviation } from '../../components/zonedTime';
 import type { Slot } from '../../appointments/types';
 
-/** The chosen slot in words before it is booked: when (patient's zone, and the viewer's), where, what it costs. */
+/** The chosen slot in words before it is booked: when (patient's zone, and the viewer's), with whom (when known), where, what it costs. */
 export const SlotSummary = ({ slot, timeZone, address }: { slot: Slot | null; timeZone: string; address?: AddressLike | null }) => {
   if (!slot) {
     return (
@@ -15,6 +16,7 @@ export const SlotSummary = ({ slot, timeZone, address }: { slot: Slot | null; ti
     );
   }
   const where = addressLines(address).join(', ');
+  const provider = slotProvider(slot);
   return (
     <Box aria-label="Chosen time" role="group" sx={{ mb: 2 }}>
       <Typography variant="subtitle2" component="p">
@@ -26,6 +28,11 @@ export const SlotSummary = ({ slot, timeZone, address }: { slot: Slot | null; ti
           slot.is_priority ? ' · priority slot' : ''
         } · ${slot.num_appointments_available} ${slot.num_appointments_available === 1 ? 'place' : 'places'} left`}
       </Typography>
+      {provider && (
+        <Typography variant="body2" data-testid="chosen-provider">
+          With {providerName(provider)}
+        </Typography>
+      )}
       {where && (
         <Typography variant="body2" color="text.secondary">
           At {where}

@@ -3,7 +3,8 @@ import type { AppointmentRecord, Slot } from '../../appointments/types';
 import { formatInZone, TIME, zoneAbbreviations } from '../../components/zonedTime';
 import { asyncTimeoutOf, canBookAnother, pollInterval, waitingSince } from './appointmentState';
 import { toBookBody } from './bookingBody';
-import { findSameSlot, isExpired, nextExpiry } from './slots';
+import { findSameSlot, isExpired, nextExpiry, sameSlot } from './slots';
+import { providersOf, slotDescription, visibleSlots } from '../../components/SlotPicker';
 
 const slot = (over: Partial<Slot> = {}): Slot => ({
   booking_key: 'k1',
@@ -23,12 +24,53 @@ describe('slots across answers', () => {
     expect(findSameSlot([{ date: '2026-10-26', slots: [slot({ booking_key: 'k4', start: '2026-10-26T16:00:00.000Z' })] }], slot())).toBeNull();
   });
 
+  it('requires the same provider when both slots name one, and ignores it when either does not', () => {
+    expect(sameSlot(slot({ provider: 'provider_1' }), slot({ booking_key: 'k2', provider: 'provider_1' }))).toBe(true);
+    expect(sameSlot(slot({ provider: 'provider_1' }), slot({ booking_key: 'k2', provider: 'provider_3' }))).toBe(false);
+    expect(sameSlot(slot({ provider: 'provider_1' }), slot({ booking_key: 'k2' }))).toBe(true);
+    expect(sameSlot(slot(), slot({ booking_key: 'k2', provider: 'provider_3' }))).toBe(true);
+    const days = [{ date: '2026-10-26', slots: [slot({ booking_key: 'k2', provider: 'provider_1' }), slot({ booking_key: 'k3', provider: 'provider_3' })] }];
+    expect(findSameSlot(days, slot({ provider: 'provider_3' }))?.booking_key).toBe('k3');
+    expect(findSameSlot([{ date: '2026-10-26', slots: [days[0]!.slots[0]!] }], slot({ provider: 'provider_3' }))).toBeNull();
+  });
+
   it('knows expired keys, and the next expiry still ahead', () => {
     const now = Date.parse('2026-10-26T10:00:00.000Z');
     expect(isExpired(slot(), now)).toBe(true);
     expect(isExpired(slot({ expires_at: '2026-10-26T10:00:01.000Z' }), now)).toBe(false);
     const days = [{ date: 'd', slots: [slot(), slot({ expires_at: '2026-10-26T10:05:00.000Z' }), slot({ expires_at: '2026-10-26T10:01:00.000Z' })] }];
     expect(nextExpiry(days, now)).toBe(Date.parse('2026-10-26T10:01:00.000Z'));
+  });
+});
+
+describe('the calendar’s slots', () => {
+  const at = (i: number) => new Date(Date.parse('2026-10-26T15:00:00.000Z') + i * 30 * 60_000).toISOString();
+  const many = Array.from({ length: 9 }, (_, i) => slot({ booking_key: `k${i}`, start: at(i), end: at(i + 1), provider: i % 3 === 0 ? 'provider_2' : 'provider_1' }));
+
+  it('names the provider last in a chip’s accessible name, when the slot names it', () => {
+    expect(slotDescription(slot(), 'America/Los_Angeles')).toMatch(/^8:00\sAM PDT, \$35, 3 places left$/);
+    expect(slotDescription(slot({ provider: 'provider_2', is_priority: true }), 'America/Los_Angeles')).toMatch(/^8:00\sAM PDT, \$35, priority, 3 places left, Provider 2$/);
+    expect(slotDescription(slot({ provider: 'acme_draws' }), 'America/Los_Angeles')).toMatch(/, acme_draws$/);
+  });
+
+  it('lists the providers present, unnamed ones last, none when no slot names one', () => {
+    expect(providersOf([{ date: 'd', slots: many }])).toEqual(['provider_1', 'provider_2']);
+    expect(providersOf([{ date: 'd', slots: [...many, slot()] }])).toEqual(['provider_1', 'provider_2', '']);
+    expect(providersOf([{ date: 'd', slots: [slot()] }])).toEqual([]);
+  });
+
+  it('shows the earliest 6, the chosen one always, and the chosen providers only', () => {
+    const reversed = [...many].reverse();
+    const { shown, hidden } = visibleSlots(reversed);
+    expect(shown.map((s) => s.booking_key)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'k5']);
+    expect(hidden).toBe(3);
+    expect(visibleSlots(many, { expanded: true }).shown).toHaveLength(9);
+    const chosen = visibleSlots(many, { selectedKey: 'k8' });
+    expect(chosen.shown.map((s) => s.booking_key)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k8']);
+    expect(chosen.hidden).toBe(2);
+    expect(visibleSlots(many, { providers: new Set(['provider_2']) }).shown.map((s) => s.booking_key)).toEqual(['k0', 'k3', 'k6']);
+    expect(visibleSlots(many, { providers: new Set(['provider_2']), selectedKey: 'k7' }).shown.map((s) => s.booking_key)).toEqual(['k0', 'k3', 'k6', 'k7']);
+    expect(visibleSlots([slot()], { providers: new Set(['']) }).shown).toHaveLength(1);
   });
 });
 

@@ -3,24 +3,22 @@
  * is recognised across answers by what it offers, not by its key.
  */
 import type { Slot, SlotDay } from '../../appointments/types';
+import { slotProvider } from '../../components/SlotPicker';
 
 /**
- * The provider of a slot when the answer names it. The service's slot has no provider field (the
- * booking key carries it, sealed), so two providers' slots at the same time and price look alike.
+ * Same start, end, price, priority, and the same provider when both name one: the same offer,
+ * whatever its key. The provider is an extension of our service (another deployment's slots may
+ * not name it): a slot that does not say cannot be told apart by it, so only the rest counts then.
  */
-const providerOf = (slot: Slot): string | undefined => {
-  const provider = (slot as Slot & { provider?: unknown }).provider;
-  return typeof provider === 'string' ? provider : undefined;
-};
-
-/** Same start, end, price, priority (and provider, when named): the same offer, whatever its key. */
 export function sameSlot(a: Slot, b: Slot): boolean {
+  const pa = slotProvider(a);
+  const pb = slotProvider(b);
   return (
     Date.parse(a.start) === Date.parse(b.start) &&
     Date.parse(a.end) === Date.parse(b.end) &&
     a.price === b.price &&
     a.is_priority === b.is_priority &&
-    providerOf(a) === providerOf(b)
+    (pa === undefined || pb === undefined || pa === pb)
   );
 }
 

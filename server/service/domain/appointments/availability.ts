@@ -38,7 +38,8 @@ export async function bookedCounts(db: Db, slots: SlotTemplate[]): Promise<Map<s
 /**
  * Slots of the next 14 days (from start_date, default today in the address's zone) of every provider
  * serving the zip, merged and sorted by start. Slots already started and slots with no place left are
- * left out; the 14 days are always there (an unserved zip gets 14 empty days).
+ * left out; the 14 days are always there (an unserved zip gets 14 empty days). Each slot names its
+ * provider (an extension of this service; the booking key names it too).
  */
 export async function availability(
   db: Db,
@@ -87,6 +88,8 @@ export async function availability(
           price: s.price,
           is_priority: s.isPriority,
           num_appointments_available: left,
+          // Extension: the provider the key names, so callers can tell providers' slots apart.
+          provider: s.provider,
         };
       }),
     };
