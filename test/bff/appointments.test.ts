@@ -6,13 +6,13 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { and, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../server/bff/db/schema';
 import { ServiceClient } from '../../server/bff/upstream/client';
 import { UNKNOWN_UUID, listQuery, sleep, startBff, storeKinds, type Answer, type BffFixture, type Session } from './harness';
 import { startLabService, type LabServiceFixture, type WireOrder } from './ordersFixture';
+import { captureLogs } from '../support/logCapture';
 import {
   ACCESS_NOTES,
   CHICAGO,
@@ -658,13 +658,7 @@ describe.each(storeKinds)('appointments through the BFF (%s)', (kind) => {
     });
 
     it('logs the path of appointment calls only: no address, notes or booking key', async () => {
-      const lines: string[] = [];
-      const stream = new Writable({
-        write(chunk: Buffer, _enc, done) {
-          lines.push(chunk.toString());
-          done();
-        },
-      });
+      const { lines, stream } = captureLogs();
       const app = await bff.buildApp({ logger: { level: 'trace', stream } });
       const session = await bff.login('coordinator', app);
       const order = await newOrder();

@@ -4,13 +4,13 @@
  * cancel, the requisition PDF, permissions and the audit trail.
  */
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabAccount, Order } from '../../server/contract';
 import { auditEvents } from '../../server/bff/db/schema';
 import { UNKNOWN_UUID, listQuery, startBff, type Answer, type BffFixture, type Session } from './harness';
 import { labTestId, orderBody, startLabService, type LabServiceFixture, type WireOrder } from './ordersFixture';
+import { captureLogs } from '../support/logCapture';
 
 let service: LabServiceFixture;
 let bff: BffFixture;
@@ -377,13 +377,7 @@ describe('orders audit trail', () => {
   });
 
   it('keeps patient details and search text out of the logs', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
+    const { lines, stream } = captureLogs();
     const app = await bff.buildApp({ logger: { level: 'trace', stream } });
     const coordinator = await bff.login('coordinator', app);
     await bff.get(`/api/orders${listQuery({ filter: { q: 'Hopper' } })}`, coordinator, app);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { and, eq, gt, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PARSER_MAX_FILE_BYTES } from '../../server/contract';
@@ -18,6 +18,7 @@ import { runParseJob, type Parse } from '../../server/service/domain/parser/run'
 import type { ParseOutcome } from '../../server/service/parser/types';
 import { UPLOAD_MAX_BODY_BYTES } from '../../server/bff/resources/parserJobUpload';
 import { multipart, smallReportPdf, type FilePart } from '../service/parserJobMultipart';
+import { captureLogs } from '../support/logCapture';
 import {
   UNKNOWN_UUID,
   listQuery,
@@ -609,13 +610,7 @@ describe.each(storeKinds)('parser-jobs through the BFF (%s)', (kind) => {
     });
 
     it('logs paths only: no filter values, file names or review notes', async () => {
-      const lines: string[] = [];
-      const stream = new Writable({
-        write(chunk: Buffer, _enc, done) {
-          lines.push(chunk.toString());
-          done();
-        },
-      });
+      const { lines, stream } = captureLogs();
       const app = await bff.buildApp({ logger: { level: 'trace', stream } });
       const session = await bff.login('reviewer', app);
       const form = multipart({ user_id: patient }, [{ bytes: pdf, filename: PATIENT_FILE_NAME }]);

@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bffLoggerRedact } from '../../server/bff/app';
 import { PASSWORD, startBff, startService, type BffFixture, type ServiceFixture } from './harness';
+import { captureLogs } from '../support/logCapture';
 
 let service: ServiceFixture;
 let bff: BffFixture;
@@ -89,13 +89,7 @@ describe('security headers', () => {
 
 describe('logs', () => {
   it('carry no cookie, CSRF token, password, API key or health value', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString('utf8'));
-        done();
-      },
-    });
+    const { lines, stream } = captureLogs();
     const app: FastifyInstance = await bff.buildApp({ logger: { level: 'debug', redact: bffLoggerRedact, stream } });
     const session = await bff.login('coordinator', app);
     const calls = [
@@ -122,13 +116,7 @@ describe('logs', () => {
   });
 
   it('redact the cookie, the CSRF header and Set-Cookie even when request and reply headers are logged', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString('utf8'));
-        done();
-      },
-    });
+    const { lines, stream } = captureLogs();
     const app: FastifyInstance = await bff.buildApp({
       logger: {
         level: 'info',

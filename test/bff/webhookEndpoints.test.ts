@@ -4,7 +4,6 @@
  * jobs: admins only, the secret shown once and revealed on demand (audited), update, the delivery
  * log with cached cursors, replay, delete, the audit trail and the logs.
  */
-import { Writable } from 'node:stream';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents } from '../../server/bff/db/schema';
@@ -16,6 +15,7 @@ import { JobWorker } from '../../server/store/jobs';
 import { WebhookReceiver } from '../service/webhookReceiver';
 import { UNKNOWN_UUID, listQuery, startBff, storeKinds, type Answer, type BffFixture, type Session } from './harness';
 import { startLabService, type LabServiceFixture } from './ordersFixture';
+import { captureLogs } from '../support/logCapture';
 
 interface EndpointBody {
   id: string;
@@ -338,13 +338,7 @@ describe.each(storeKinds)('webhook endpoints through the BFF (%s)', (kind) => {
 
   describe('audit trail and logs', () => {
     it('keeps secrets, URLs and descriptions out of the audit trail and the logs', async () => {
-      const lines: string[] = [];
-      const stream = new Writable({
-        write(chunk: Buffer, _enc, done) {
-          lines.push(chunk.toString());
-          done();
-        },
-      });
+      const { lines, stream } = captureLogs();
       const app = await bff.buildApp({ logger: { level: 'trace', stream } });
       const session = await bff.login('admin', app);
       const rx = await receiver();

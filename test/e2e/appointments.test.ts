@@ -9,10 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Appointment, AvailabilityResponse, LabTest, Order, PaginatedUsers } from '../../server/contract';
 import { ARTIFACTS, UI } from './app';
-import { openBrowser, quiet, type BrowserSession } from './browser';
+import { openBrowser, quiet, signIn, stopAfterFirstFailure, type BrowserSession } from './browser';
 
 const shared = inject('e2eApp');
 const credentials = shared.credentials;
@@ -67,13 +67,7 @@ describe('booking an at-home draw, end to end in Chromium', () => {
     });
   }, 300_000);
 
-  let broken = false;
-  beforeEach((ctx) => {
-    if (broken && !ctx.task.name.startsWith('never hands')) ctx.skip();
-    ctx.onTestFailed(() => {
-      broken = true;
-    });
-  });
+  stopAfterFirstFailure('appointments', () => page);
 
   afterAll(async () => {
     await browserSession?.close();
@@ -81,11 +75,7 @@ describe('booking an at-home draw, end to end in Chromium', () => {
 
   it('signs in as a coordinator would', async () => {
     const p = the(page, 'page');
-    await p.goto(`${shared.dashboardUrl}/`);
-    await p.getByLabel('Email').fill(credentials.adminEmail);
-    await p.getByLabel('Password').fill(credentials.adminPassword);
-    await p.getByRole('button', { name: 'Sign in' }).click();
-    await p.waitForURL(/#\/users/, { timeout: UI });
+    await signIn(p, shared.dashboardUrl, credentials.adminEmail, credentials.adminPassword);
   });
 
   let slotStart = '';

@@ -4,7 +4,9 @@
  * requests to other hosts, uncaught page errors) so each flow can assert on it at the end.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request, type Response } from 'playwright-core';
+import { beforeEach } from 'vitest';
 import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, UI } from './app';
 
 export interface BrowserSession {
@@ -107,4 +109,30 @@ export class PageWatch {
 export function quiet<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => {});
   return promise;
+}
+
+/**
+ * A flow is one story: once a step fails, the later ones would only time out on its consequences.
+ * Skips them (but never the closing checks named `never hands…`, which judge what the browser saw
+ * until then) and saves a screenshot of the page as it was when the step failed.
+ */
+export function stopAfterFirstFailure(flow: string, page: () => Page | undefined) {
+  let broken = false;
+  beforeEach((ctx) => {
+    if (broken && !ctx.task.name.startsWith('never hands')) ctx.skip();
+    ctx.onTestFailed(async () => {
+      broken = true;
+      await page()?.screenshot({ path: path.join(ARTIFACTS, `${flow}-failure.png`), fullPage: true }).catch(() => {});
+    });
+  });
+}
+
+/** Signs in through the dashboard's form, as a person does, and waits for the first page. */
+export async function signIn(p: Page, origin: string, email: string, password: string) {
+  await p.goto(`${origin}/`);
+  await p.getByRole('heading', { name: 'Sign in to Labdesk' }).waitFor();
+  await p.getByLabel('Email').fill(email);
+  await p.getByLabel('Password').fill(password);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+  await p.waitForURL(/#\/users/, { timeout: UI });
 }

@@ -12,10 +12,10 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page, Request, Response } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LabAccount, LabTest, Order, PaginatedUsers, User } from '../../server/contract';
 import { ARTIFACTS, UI } from './app';
-import { openBrowser, quiet, type BrowserSession } from './browser';
+import { openBrowser, quiet, signIn, stopAfterFirstFailure, type BrowserSession } from './browser';
 
 
 const shared = inject('e2eApp');
@@ -178,13 +178,7 @@ describe('lab orders, end to end in Chromium', () => {
 
   // One flow: once a step fails, the later ones would only time out on its consequences (the
   // closing leak and page-error check still runs: what the browser saw until then is worth checking).
-  let broken = false;
-  beforeEach((ctx) => {
-    if (broken && !ctx.task.name.startsWith('never hands')) ctx.skip();
-    ctx.onTestFailed(() => {
-      broken = true;
-    });
-  });
+  stopAfterFirstFailure('orders', () => page);
 
   afterAll(async () => {
     await browserSession?.close();
@@ -202,12 +196,7 @@ describe('lab orders, end to end in Chromium', () => {
 
   it('signs in as the admin', async () => {
     const p = the(page, 'page');
-    await p.goto(`${shared.dashboardUrl}/`);
-    await p.getByRole('heading', { name: 'Sign in to Labdesk' }).waitFor();
-    await p.getByLabel('Email').fill(credentials.adminEmail);
-    await p.getByLabel('Password').fill(credentials.adminPassword);
-    await p.getByRole('button', { name: 'Sign in' }).click();
-    await p.waitForURL(/#\/users/, { timeout: UI });
+    await signIn(p, shared.dashboardUrl, credentials.adminEmail, credentials.adminPassword);
   });
 
   it('lists orders with status chips, and "Needs attention" narrows them to problems and failures', async () => {

@@ -12,11 +12,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { PaginatedUsers, ParsingJob, User } from '../../server/contract';
 import { simpleReportPdf } from '../../server/service/seed/labReportPdf';
 import { ARTIFACTS, UI } from './app';
-import { openBrowser, quiet, type BrowserSession } from './browser';
+import { openBrowser, quiet, signIn, stopAfterFirstFailure, type BrowserSession } from './browser';
 
 const shared = inject('e2eApp');
 const credentials = shared.credentials;
@@ -72,14 +72,7 @@ describe('reviewing a parsed lab report, end to end in Chromium', () => {
     });
   }, 300_000);
 
-  let broken = false;
-  beforeEach((ctx) => {
-    if (broken && !ctx.task.name.startsWith('never hands')) ctx.skip();
-    ctx.onTestFailed(async () => {
-      broken = true;
-      await page?.screenshot({ path: path.join(ARTIFACTS, 'parser-failure.png'), fullPage: true }).catch(() => {});
-    });
-  });
+  stopAfterFirstFailure('parser', () => page);
 
   afterAll(async () => {
     await browserSession?.close();
@@ -88,11 +81,7 @@ describe('reviewing a parsed lab report, end to end in Chromium', () => {
 
   it('signs in and opens the review queue', async () => {
     const p = the(page, 'page');
-    await p.goto(`${shared.dashboardUrl}/`);
-    await p.getByLabel('Email').fill(credentials.adminEmail);
-    await p.getByLabel('Password').fill(credentials.adminPassword);
-    await p.getByRole('button', { name: 'Sign in' }).click();
-    await p.waitForURL(/#\/users/, { timeout: UI });
+    await signIn(p, shared.dashboardUrl, credentials.adminEmail, credentials.adminPassword);
     await p.getByRole('menuitem', { name: 'Lab reports' }).click();
     await p.getByRole('tab', { name: 'Review queue' }).waitFor();
   });
