@@ -144,10 +144,13 @@ describe.each(storeKinds)('demo orders seed (%s)', (kind) => {
         expect(lows).toContain('draw_completed');
         expect(a.status).toBe('completed');
         const drawnAt = events.get(order.id)!.find((e) => e.status.endsWith('.draw_completed'))!.createdAt.getTime();
-        // The draw: a half-hour slot that started before the sample was logged, within the hour.
+        // The draw: a half-hour slot that started before the sample was logged, in working hours where the patient lives.
         expect(a.startAt!.getTime() % (30 * 60_000)).toBe(0);
         expect(a.startAt!.getTime()).toBeLessThan(drawnAt);
-        expect(drawnAt - a.startAt!.getTime()).toBeLessThanOrEqual(80 * 60_000);
+        expect(drawnAt - a.startAt!.getTime()).toBeLessThanOrEqual(2 * 86_400_000);
+        const localHour = Number(new Intl.DateTimeFormat('en-US', { timeZone: a.ianaTimezone!, hour: 'numeric', hourCycle: 'h23' }).format(a.startAt!));
+        expect(localHour).toBeGreaterThanOrEqual(7);
+        expect(localHour).toBeLessThan(17);
       }
     }
     expect(seeded.filter((a) => a.status === 'pending').length + seeded.filter((a) => a.status === 'completed').length).toBe(seeded.length);

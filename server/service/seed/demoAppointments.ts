@@ -45,8 +45,9 @@ export async function seedDemoAppointment(tx: Tx, rng: Random, o: DemoAppointmen
     unit: null,
     access_notes: (o.address.access_notes as string | null) ?? null,
   };
-  // The draw happened at the start of a half-hour slot shortly before the sample was logged.
-  const start = drawAt !== undefined ? new Date(Math.floor((drawAt - rng.int(10, 50) * 60_000) / HALF_HOUR) * HALF_HOUR) : null;
+  // The draw happened at the start of a half-hour slot before the sample was logged, within the
+  // phlebotomists' working hours in the patient's zone (07:00-16:30), not at 4 in the morning.
+  const start = drawAt !== undefined ? workingHoursSlotBefore(drawAt - rng.int(10, 50) * 60_000, area.zone) : null;
   const end = start ? new Date(start.getTime() + HALF_HOUR) : null;
   const bookedAt = new Date(o.reachedAt.get('appointment_scheduled') ?? o.reachedAt.get('appointment_pending') ?? Date.now() - 3_600_000);
   const request: ProviderBookingRequest = {
@@ -93,4 +94,15 @@ export async function seedDemoAppointment(tx: Tx, rng: Random, o: DemoAppointmen
       ];
   await tx.insert(appointmentEvents).values(events.map((e) => ({ appointmentId: row!.id, status: e.status, data: e.data, createdAt: e.at })));
   return true;
+}
+
+/** The latest half-hour slot start at or before `at` whose local time (in `zone`) is 07:00-16:30. */
+function workingHoursSlotBefore(at: number, zone: string): Date {
+  const hourIn = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' });
+  let t = Math.floor(at / HALF_HOUR) * HALF_HOUR;
+  for (let i = 0; i < 96; i++, t -= HALF_HOUR) {
+    const hour = Number(hourIn.format(new Date(t)));
+    if (hour >= 7 && hour < 17) return new Date(t);
+  }
+  return new Date(t);
 }
