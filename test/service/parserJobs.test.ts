@@ -15,6 +15,8 @@ import type { ParseOutcome } from '../../server/service/parser/types';
 import { JobWorker } from '../../server/store/jobs';
 import { expect422, storeKinds, useService, type ServiceHarness, type Team } from './harness';
 import { multipart, smallReportPdf } from './parserJobMultipart';
+import { encryptedPdf } from '../fixtures/lab-reports/special';
+import { seededRandom } from '../../server/lib/random';
 
 const PNG_1x1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -287,6 +289,17 @@ describe.each(storeKinds)('lab-report parsing jobs (%s)', (kind) => {
     expect(job.body).toMatchObject({ status: 'failed', stage: 'failed', data: null });
     expect(job.body.failure_reason).toMatch(/\w+/);
     expect((await events(r.body.id)).at(-1)?.event_type).toBe('lab_report.parsing_job.updated');
+  }, 60_000);
+
+  it('ends an encrypted PDF as a failed job that says so', async () => {
+    const r = await upload(svc(), { user_id: userId }, [{ bytes: encryptedPdf(seededRandom(5)), filename: 'locked.pdf' }]);
+    expect(r.status).toBe(200);
+    expect(r.body.file.content_type).toBe('application/pdf');
+    const [row] = await svc().db.select().from(jobs).where(sql`${jobs.payload}->>'job_id' = ${r.body.id}`);
+    await runParseJob(svc().db, row!.payload, { jobId: row!.id, attempt: 1 });
+    const job = await getJob(r.body.id);
+    expect(job.body).toMatchObject({ status: 'failed', stage: 'failed' });
+    expect(job.body.failure_reason).toMatch(/encrypt|password/i);
   }, 60_000);
 
   it('finishes a parse interrupted by a restart: the lease runs out and a new worker parses it with the real parser', async () => {
