@@ -81,6 +81,22 @@ describe.each(storeKinds)('OpenAPI document and docs (%s)', (kind) => {
     expect(names).toEqual(expect.arrayContaining(['offset', 'limit']));
   });
 
+  it('documents lab-report parsing: the multipart upload, the job, and the review-queue extensions marked as such', () => {
+    const upload = doc.paths['/lab_report/v1/parser/job']?.post as Operation & { requestBody?: { content: Record<string, { schema: { required: string[]; properties: Record<string, { format?: string }> } }> } };
+    const form = upload?.requestBody?.content['multipart/form-data']?.schema;
+    expect(form?.required).toEqual(['file', 'user_id']);
+    expect(form?.properties.file?.format).toBe('binary');
+    expect(Object.keys(form?.properties ?? {})).toContain('needs_human_review');
+    expect(Object.keys(upload?.responses ?? {})).toEqual(expect.arrayContaining(['200', '413', '415', '422']));
+    expect(doc.paths['/lab_report/v1/parser/job/{job_id}']?.get).toBeDefined();
+    const extensions = [
+      doc.paths['/lab_report/v1/parser/jobs']?.get,
+      doc.paths['/lab_report/v1/parser/job/{job_id}/file']?.get,
+      doc.paths['/lab_report/v1/parser/job/{job_id}/review']?.post,
+    ] as ({ description?: string } | undefined)[];
+    for (const op of extensions) expect(op?.description).toMatch(/Extension of this service/);
+  });
+
   it('serves readable docs as HTML at /docs', async () => {
     let r = await svc().inject({ method: 'GET', url: '/docs' });
     for (let hops = 0; hops < 3 && r.status >= 300 && r.status < 400; hops++) {
