@@ -1,9 +1,14 @@
-/** The BFF's one error shape: `{message, errors?: {field: message}}`, which react-admin shows on form fields. */
+/**
+ * The BFF's one error shape: `{message, errors?: {field: message}, code?}`. react-admin shows
+ * `errors` on form fields; `code` names a failure the dashboard must act on differently (e.g.
+ * `slot_expired`: refresh the slots).
+ */
 export class BffError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
     readonly errors?: Record<string, string>,
+    readonly code?: string,
   ) {
     super(message);
   }

@@ -24,7 +24,7 @@ function normalise(error: unknown): BffError | null {
   return null;
 }
 
-/** The BFF's one error shape, `{message, errors?}`; denied accesses are audited too. */
+/** The BFF's one error shape, `{message, code?, errors?}`; denied accesses are audited too. */
 async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler(async (error, req, reply) => {
     const known = normalise(error);
@@ -40,7 +40,11 @@ async function errorsPlugin(app: FastifyInstance) {
         statusCode: 403,
       }).catch(() => {});
     }
-    return reply.status(known.statusCode).send(known.errors ? { message: known.message, errors: known.errors } : { message: known.message });
+    return reply.status(known.statusCode).send({
+      message: known.message,
+      ...(known.code && { code: known.code }),
+      ...(known.errors && { errors: known.errors }),
+    });
   });
 }
 

@@ -4,21 +4,16 @@
  * must react to differently (refresh the slots, show "already booked", offer to try again) also
  * carry a `code`.
  */
-import type { FastifyInstance } from 'fastify';
 import { BffError } from '../errors';
 import { toBffError, UpstreamError } from '../upstream/errors';
 
 export type AppointmentErrorCode = 'slot_expired' | 'slot_taken' | 'has_appointment' | 'not_confirmed' | 'not_reschedulable';
 
-/** A BffError with a `code`; answered as `{message, code, errors?}` by `appointmentErrorHandler`. */
+/** A BffError whose `code` is one of the appointment codes (answered by the BFF's one error handler). */
 export class AppointmentError extends BffError {
-  constructor(
-    statusCode: number,
-    message: string,
-    readonly code: AppointmentErrorCode,
-    errors?: Record<string, string>,
-  ) {
-    super(statusCode, message, errors);
+  declare readonly code: AppointmentErrorCode;
+  constructor(statusCode: number, message: string, code: AppointmentErrorCode, errors?: Record<string, string>) {
+    super(statusCode, message, errors, code);
   }
 }
 
@@ -70,19 +65,4 @@ export async function mapActionError(err: unknown, action: AppointmentAction, ct
     default:
       return plain;
   }
-}
-
-/**
- * The error handler of the appointment routes: answers coded errors with their `code` and hands
- * everything else to the BFF's one error handler (a handler that throws passes the error up).
- */
-export function useAppointmentErrorHandler(app: FastifyInstance) {
-  app.setErrorHandler(async (error, _req, reply) => {
-    if (error instanceof AppointmentError) {
-      return reply
-        .status(error.statusCode)
-        .send({ message: error.message, code: error.code, ...(error.errors && { errors: error.errors }) });
-    }
-    throw error;
-  });
 }

@@ -13,7 +13,6 @@ import {
   mapActionError,
   noAppointment,
   orderNotFound,
-  useAppointmentErrorHandler,
   type AppointmentAction,
 } from './appointmentErrors';
 import { planAppointmentsList } from './appointmentQuery';
@@ -75,7 +74,6 @@ export function appointmentsResource(client: ServiceClient, opts: DirectoryOptio
     const directory = new AppointmentDirectory(client, opts);
     const canRead = requirePermission('appointments:read', 'see appointments');
     const canWrite = requirePermission('appointments:write', 'book, reschedule or cancel appointments');
-    useAppointmentErrorHandler(app);
 
     // --- The resource -----------------------------------------------------------------------
 

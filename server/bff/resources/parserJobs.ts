@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { PARSER_LIST_MAX_LIMIT, type ParsingJob } from '../../contract';
 import { audit } from '../audit/audit';
@@ -40,15 +40,11 @@ const FILE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline';
 
 export type ParserJobErrorCode = 'not_reviewable';
 
-/** A BffError with a `code`, answered as `{message, code, errors?}`. */
+/** A BffError whose `code` is one of the parser-job codes (answered by the BFF's one error handler). */
 export class ParserJobError extends BffError {
-  constructor(
-    statusCode: number,
-    message: string,
-    readonly code: ParserJobErrorCode,
-    errors?: Record<string, string>,
-  ) {
-    super(statusCode, message, errors);
+  declare readonly code: ParserJobErrorCode;
+  constructor(statusCode: number, message: string, code: ParserJobErrorCode, errors?: Record<string, string>) {
+    super(statusCode, message, errors, code);
   }
 }
 
@@ -56,16 +52,6 @@ const jobNotFound = () => new BffError(404, 'Parsing job not found');
 
 /** The audit trail keeps ids and enumerated values: never a file name, patient data or values. */
 const withoutData = ({ data: _data, ...job }: ParsingJob): ParsingJob => job;
-
-function useParserJobErrorHandler(app: FastifyInstance) {
-  app.setErrorHandler(async (error, _req, reply) => {
-    if (error instanceof ParserJobError) {
-      return reply.status(error.statusCode).send({ message: error.message, code: error.code, ...(error.errors && { errors: error.errors }) });
-    }
-    // Everything else: the BFF's one error handler.
-    throw error;
-  });
-}
 
 async function getJobOrNull(client: ServiceClient, id: string): Promise<ParsingJob | null> {
   if (!isUuid(id)) return null;
@@ -90,7 +76,6 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsync {
     const canReview = requirePermission('parser:review', 'review parsed lab reports');
     const cursors = new DbCursorCache(app.bffDb);
     acceptStreamedMultipart(app);
-    useParserJobErrorHandler(app);
 
     app.get('/', { preHandler: canRead }, async (req, reply) => {
       const query = req.query as Record<string, unknown>;
