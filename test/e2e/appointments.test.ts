@@ -13,9 +13,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Appointment, AvailabilityResponse, LabTest, Order, PaginatedUsers } from '../../server/contract';
 import { ARTIFACTS, UI } from './app';
 import { openBrowser, quiet, signIn, stopAfterFirstFailure, type BrowserSession } from './browser';
+import { the, serviceApi } from './support';
 
 const shared = inject('e2eApp');
 const credentials = shared.credentials;
+const service = serviceApi(shared);
 const ZONE = 'America/Chicago';
 
 const suffix = Array.from(randomBytes(6), (b) => String.fromCharCode(97 + (b % 26))).join('');
@@ -28,30 +30,17 @@ let page: Page | undefined;
 let orderId = '';
 const bookPosts: Request[] = [];
 
-function the<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is not set up (did beforeAll fail?)`);
-  return value;
-}
 
-async function service<T>(method: string, pathAndQuery: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${shared.serviceUrl}${pathAndQuery}`, {
-    method,
-    headers: { 'x-service-api-key': credentials.demoApiKey, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`service ${method} ${pathAndQuery} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 const inZone = (iso: string, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-US', { timeZone: ZONE, ...options }).format(new Date(iso));
 
 describe('booking an at-home draw, end to end in Chromium', () => {
   beforeAll(async () => {
-    const users = (await service<PaginatedUsers>('GET', '/v2/user?limit=50')).users;
+    const users = (await service.get<PaginatedUsers>('/v2/user?limit=50')).users;
     const user = the(users[7], 'a seeded user');
-    const tests = await service<LabTest[]>('GET', '/v3/lab_tests?collection_method=at_home_phlebotomy&status=active');
+    const tests = await service.get<LabTest[]>('/v3/lab_tests?collection_method=at_home_phlebotomy&status=active');
     const labTest = the(tests[0], 'an at-home lab test');
-    const created = await service<{ order: Order }>('POST', '/v3/order/create', {
+    const created = await service.post<{ order: Order }>('/v3/order/create', {
       user_id: user.user_id,
       lab_test_id: labTest.id,
       patient_details: { ...patient, dob: '1979-06-30', gender: 'female', phone_number: '+13125550188', email: `odalys.${suffix}@example.com` },
@@ -134,13 +123,13 @@ describe('booking an at-home draw, end to end in Chromium', () => {
     await p.screenshot({ path: path.join(ARTIFACTS, 'appointments-booked.png'), fullPage: true, animations: 'disabled' });
 
     // The service agrees: confirmed, at the slot picked, the access notes forwarded to the provider.
-    const appointment = await service<Appointment>('GET', `/v3/order/${orderId}/phlebotomy/appointment`);
+    const appointment = await service.get<Appointment>(`/v3/order/${orderId}/phlebotomy/appointment`);
     expect(appointment.status).toBe('confirmed');
     expect(new Date(appointment.start_at ?? '').toISOString()).toBe(new Date(slotStart).toISOString());
     expect(appointment.iana_timezone).toBe(ZONE);
     expect(appointment.appointment_notes).toBe(APPOINTMENT_NOTES);
     expect(JSON.stringify(appointment.event_data)).toContain(ACCESS_NOTES);
-    const order = await service<Order>('GET', `/v3/order/${orderId}`);
+    const order = await service.get<Order>(`/v3/order/${orderId}`);
     expect(order.low_level_status).toBe('appointment_scheduled');
   });
 

@@ -12,10 +12,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { GroupedTimeseriesResponse, PaginatedUsers, User } from '../../server/contract';
 import { ARTIFACTS, UI } from './app';
 import { openBrowser, type BrowserSession } from './browser';
+import { the, serviceApi, uniqueFragment } from './support';
 
 
 const shared = inject('e2eApp');
 const credentials = shared.credentials;
+const service = serviceApi(shared);
 
 interface MindfulnessAnswer {
   start_date: string;
@@ -34,18 +36,7 @@ let allUsers: User[] = [];
 let target: User | undefined;
 let fragment = '';
 
-function the<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is not set up (did beforeAll fail?)`);
-  return value;
-}
 
-async function service<T>(pathAndQuery: string): Promise<T> {
-  const res = await fetch(`${shared.serviceUrl}${pathAndQuery}`, {
-    headers: { 'x-service-api-key': credentials.demoApiKey, accept: 'application/json' },
-  });
-  if (!res.ok) throw new Error(`service ${pathAndQuery} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -59,7 +50,7 @@ async function pickTarget(users: User[]): Promise<User> {
   const candidates = users.slice(50).filter((u) => u.fallback_time_zone && !u.ingestion_start && !u.ingestion_end);
   let best: { user: User; providers: number } | undefined;
   for (const user of candidates.slice(0, 40)) {
-    const page1 = await service<GroupedTimeseriesResponse>(
+    const page1 = await service.get<GroupedTimeseriesResponse>(
       `/v2/timeseries/${user.user_id}/mindfulness_minutes/grouped?start_date=${from}&end_date=${isoDate(today)}`,
     );
     const perProvider = Object.values(page1.groups).map((groups) => groups.reduce((m, g) => m + g.data.length, 0));
@@ -73,19 +64,6 @@ async function pickTarget(users: User[]): Promise<User> {
   throw new Error('no demo user with mindfulness sessions in the last 30 days');
 }
 
-/** The shortest piece of the id (not its start, when possible) that only this user's client_user_id contains. */
-function uniqueFragment(user: User, users: User[]): string {
-  const id = user.client_user_id;
-  for (let length = 4; length < id.length; length++) {
-    const starts = [...Array.from({ length: id.length - length }, (_, i) => i + 1), 0];
-    for (const at of starts) {
-      const piece = id.slice(at, at + length).toLowerCase();
-      const matches = users.filter((u) => u.client_user_id.toLowerCase().includes(piece));
-      if (matches.length === 1) return id.slice(at, at + length);
-    }
-  }
-  return id;
-}
 
 /** The react-admin list's data rows (not the header row). */
 const dataRows = (p: Page) => p.locator('table tbody tr');
@@ -106,7 +84,7 @@ const summaryOf = (m: MindfulnessAnswer) =>
 
 describe('the dashboard, end to end in Chromium', () => {
   beforeAll(async () => {
-    const listing = await service<PaginatedUsers>('/v2/user?limit=500');
+    const listing = await service.get<PaginatedUsers>('/v2/user?limit=500');
     allUsers = listing.users;
     target = await pickTarget(allUsers);
     fragment = uniqueFragment(target, allUsers);

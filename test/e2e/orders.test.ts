@@ -16,10 +16,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LabAccount, LabTest, Order, PaginatedUsers, User } from '../../server/contract';
 import { ARTIFACTS, UI } from './app';
 import { openBrowser, quiet, signIn, stopAfterFirstFailure, type BrowserSession } from './browser';
+import { the, serviceApi, uniqueFragment } from './support';
 
 
 const shared = inject('e2eApp');
 const credentials = shared.credentials;
+const service = serviceApi(shared);
 
 /** Labels of the low-level statuses the "Needs attention" view is for (problems in transit, failures). */
 const ATTENTION: Record<string, string> = {
@@ -79,32 +81,8 @@ interface OrdersPage {
   total: number;
 }
 
-function the<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is not set up (did beforeAll fail?)`);
-  return value;
-}
 
-async function service<T>(pathAndQuery: string): Promise<T> {
-  const res = await fetch(`${shared.serviceUrl}${pathAndQuery}`, {
-    headers: { 'x-service-api-key': credentials.demoApiKey, accept: 'application/json' },
-  });
-  if (!res.ok) throw new Error(`service ${pathAndQuery} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
-/** The shortest piece of the id (not its start, when possible) that only this user's client_user_id contains. */
-function uniqueFragment(user: User, users: User[]): string {
-  const id = user.client_user_id;
-  for (let length = 4; length < id.length; length++) {
-    const starts = [...Array.from({ length: id.length - length }, (_, i) => i + 1), 0];
-    for (const at of starts) {
-      const piece = id.slice(at, at + length).toLowerCase();
-      const matches = users.filter((u) => u.client_user_id.toLowerCase().includes(piece));
-      if (matches.length === 1) return id.slice(at, at + length);
-    }
-  }
-  return id;
-}
 
 /** The react-admin list's data rows (not the header row). */
 const dataRows = (p: Page) => p.locator('table tbody tr');
@@ -150,20 +128,20 @@ async function choose(p: Page, label: RegExp, option: string | RegExp) {
 
 describe('lab orders, end to end in Chromium', () => {
   beforeAll(async () => {
-    allUsers = (await service<PaginatedUsers>('/v2/user?limit=500')).users;
+    allUsers = (await service.get<PaginatedUsers>('/v2/user?limit=500')).users;
     // A user well past the first page of the autocomplete's suggestions: only typing finds them.
     orderUser = allUsers[Math.min(137, allUsers.length - 1)];
     fragment = uniqueFragment(the(orderUser, 'order user'), allUsers);
 
-    const accounts = (await service<{ data: LabAccount[] }>('/v3/lab_test/lab_account')).data;
+    const accounts = (await service.get<{ data: LabAccount[] }>('/v3/lab_test/lab_account')).data;
     questAccount = accounts.find((a) => a.lab === 'quest' && a.status === 'active');
-    const tests = await service<LabTest[]>('/v3/lab_tests?lab_slug=quest&status=active');
+    const tests = await service.get<LabTest[]>('/v3/lab_tests?lab_slug=quest&status=active');
     questTest = tests.find((t) => t.name === LAB_TEST_NAME);
     questTestNames = tests.map((t) => t.name).sort();
 
-    seededOrders = (await service<OrdersPage>('/v3/orders?size=1')).total;
+    seededOrders = (await service.get<OrdersPage>('/v3/orders?size=1')).total;
     const attention = Object.keys(ATTENTION).map((s) => `status=${s}`).join('&');
-    seededAttention = (await service<OrdersPage>(`/v3/orders?size=1&${attention}`)).total;
+    seededAttention = (await service.get<OrdersPage>(`/v3/orders?size=1&${attention}`)).total;
     console.info(
       `e2e orders: ${seededOrders} orders (${seededAttention} need attention); ` +
         `ordering for ${orderUser?.client_user_id} by typing "${fragment}"; patient ${patient.firstName} ${patient.lastName}`,
@@ -372,7 +350,7 @@ describe('lab orders, end to end in Chromium', () => {
     await p.screenshot({ path: path.join(ARTIFACTS, 'orders-show.png'), fullPage: true, animations: 'disabled' });
 
     // What the service stored is what was typed.
-    const stored = await service<Order>(`/v3/order/${newOrderId}`);
+    const stored = await service.get<Order>(`/v3/order/${newOrderId}`);
     expect(stored.user_id).toBe(the(orderUser, 'order user').user_id);
     expect(stored.lab_account_id).toBe(account.id);
     expect(stored.lab_test.id).toBe(the(questTest, 'Quest test').id);

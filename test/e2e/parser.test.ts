@@ -17,9 +17,11 @@ import type { PaginatedUsers, ParsingJob, User } from '../../server/contract';
 import { simpleReportPdf } from '../../server/service/seed/labReportPdf';
 import { ARTIFACTS, UI } from './app';
 import { openBrowser, quiet, signIn, stopAfterFirstFailure, type BrowserSession } from './browser';
+import { the, serviceApi } from './support';
 
 const shared = inject('e2eApp');
 const credentials = shared.credentials;
+const service = serviceApi(shared);
 const specimen = `0${Array.from(randomBytes(4), (b) => String(b % 10)).join('')}-55-0`;
 
 let browserSession: BrowserSession | undefined;
@@ -29,20 +31,11 @@ let patientUser: User | undefined;
 let jobId = '';
 const uploads: Request[] = [];
 
-function the<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is not set up (did beforeAll fail?)`);
-  return value;
-}
 
-async function service<T>(pathAndQuery: string): Promise<T> {
-  const res = await fetch(`${shared.serviceUrl}${pathAndQuery}`, { headers: { 'x-service-api-key': credentials.demoApiKey, accept: 'application/json' } });
-  if (!res.ok) throw new Error(`service ${pathAndQuery} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 describe('reviewing a parsed lab report, end to end in Chromium', () => {
   beforeAll(async () => {
-    const users = (await service<PaginatedUsers>('/v2/user?limit=50')).users;
+    const users = (await service.get<PaginatedUsers>('/v2/user?limit=50')).users;
     patientUser = the(users[11], 'a seeded user');
     const pdf = await simpleReportPdf({
       lab: 'Laboratory Corporation of America (Labcorp)',
@@ -140,7 +133,7 @@ describe('reviewing a parsed lab report, end to end in Chromium', () => {
     await p.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
     await p.screenshot({ path: path.join(ARTIFACTS, 'parser-approved.png'), fullPage: true, animations: 'disabled' });
 
-    const job = await service<ParsingJob>(`/lab_report/v1/parser/job/${jobId}`);
+    const job = await service.get<ParsingJob>(`/lab_report/v1/parser/job/${jobId}`);
     expect(job).toMatchObject({ status: 'completed', is_reviewed: true, needs_human_review: true });
     expect(job.review?.decision).toBe('approve');
     expect(job.review?.reviewer).toBeTruthy();
