@@ -1,6 +1,7 @@
 import type { Random } from '../../lib/random';
 import type { Database } from '../../store/db';
 import { appointmentEvents, appointments, type ServiceSchema } from '../db/schema';
+import { newAppointmentValues } from '../domain/appointments/newAppointment';
 import { zipArea } from '../domain/appointments/zips';
 import { providersServing } from '../providers';
 import { providerAddress, providerPatient, type ProviderBookingRequest } from '../providers/types';
@@ -65,21 +66,11 @@ export async function seedDemoAppointment(tx: Tx, rng: Random, o: DemoAppointmen
   const [row] = await tx
     .insert(appointments)
     .values({
-      teamId: o.teamId,
-      orderId: o.orderId,
-      userId: o.userId,
-      provider: provider.slug,
-      providerId: ticket.ticket_id,
-      status,
-      eventStatus: status,
-      address,
-      location: { lng: area.lng, lat: area.lat },
-      ianaTimezone: area.zone,
+      ...newAppointmentValues({ teamId: o.teamId, orderId: o.orderId, userId: o.userId, provider: provider.slug, ticket, request, status, address, area }),
       startAt: start,
       endAt: end,
       price: requested ? null : rng.pick([25, 30, 35, 40]),
       mode: requested ? 'request' : 'sync',
-      providerRecord: { request, tickets: [ticket] },
       eventData: requested ? { provider_request: request, requested: true } : { provider_request: request, async_confirmation: false },
       createdAt: bookedAt,
       updatedAt: new Date(drawAt ?? bookedAt.getTime()),

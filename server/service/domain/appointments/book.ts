@@ -13,6 +13,7 @@ import { lockOrder } from '../orders/lifecycle';
 import { findOrderRow, type OrderRow } from '../orders/present';
 import { FINAL_TOPS } from '../orders/statuses';
 import { addressDigest, orderUsAddress } from './address';
+import { newAppointmentValues } from './newAppointment';
 import type { BookingKeyCodec, BookingKeyPayload } from './bookingKey';
 import { activeAppointmentRow, lockAppointmentAndOrder, presentAppointment, type AppointmentRow } from './present';
 import { APPOINTMENT_CREATED, confirmAppointment, moveOrderTo, rollBackReservation } from './transitions';
@@ -149,17 +150,7 @@ export async function bookAppointment(db: Db, codec: BookingKeyCodec, teamId: st
     const [inserted] = await tx
       .insert(appointments)
       .values({
-        id,
-        teamId,
-        orderId: order.id,
-        userId: order.userId,
-        provider: provider.slug,
-        providerId: ticket.ticket_id,
-        status,
-        eventStatus: status,
-        address: { ...address, unit: null } as Record<string, unknown>,
-        location: { lng: area.lng, lat: area.lat },
-        ianaTimezone: area.zone,
+        ...newAppointmentValues({ id, teamId, orderId: order.id, userId: order.userId, provider: provider.slug, ticket, request, status, address: { ...address, unit: null }, area }),
         startAt: template.start,
         endAt: template.end,
         price: template.price,
@@ -167,7 +158,6 @@ export async function bookAppointment(db: Db, codec: BookingKeyCodec, teamId: st
         appointmentNotes: body.appointment_notes ?? null,
         mode: isAsync ? 'async' : 'sync',
         confirmDeadline: deadline,
-        providerRecord: { request, tickets: [ticket] },
         eventData: {
           provider_request: request,
           price: template.price,

@@ -11,6 +11,7 @@ import { resolveArea, orderUsAddress } from './address';
 import { assertBookableOrder } from './book';
 import { activeAppointmentRow, presentAppointment } from './present';
 import { APPOINTMENT_CREATED, moveOrderTo } from './transitions';
+import { newAppointmentValues } from './newAppointment';
 import { providerAddress, providerPatient } from '../../providers/types';
 
 type Db = Database<ServiceSchema>;
@@ -54,20 +55,9 @@ export async function requestAppointment(db: Db, teamId: string, orderId: string
     const [inserted] = await tx
       .insert(appointments)
       .values({
-        id,
-        teamId,
-        orderId: order.id,
-        userId: order.userId,
-        provider: provider.slug,
-        providerId: ticket.ticket_id,
-        status: 'pending',
-        eventStatus: 'pending',
-        address: address as Record<string, unknown>,
-        location: { lng: area.lng, lat: area.lat },
-        ianaTimezone: area.zone,
+        ...newAppointmentValues({ id, teamId, orderId: order.id, userId: order.userId, provider: provider.slug, ticket, request, status: 'pending', address, area }),
         appointmentNotes: body.appointment_notes ?? null,
         mode: 'request',
-        providerRecord: { request, tickets: [ticket] },
         eventData: { provider_request: request, requested: true },
       })
       .returning();
