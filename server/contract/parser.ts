@@ -135,3 +135,37 @@ export const ParsingJobReviewBody = z.object({
   reviewer: text(200).nullable().optional().describe('Who reviewed (e.g. the staff member id); kept with the review'),
 });
 export type ParsingJobReviewBody = z.infer<typeof ParsingJobReviewBody>;
+
+/** The parse queue as a team sees it (an extension): how much of its work waits, and for how long. */
+export const ParserQueue = z.object({
+  queued: z.number().int().describe("The team's jobs waiting for a reader"),
+  parsing: z.number().int().describe("The team's jobs being read now"),
+  oldest_queued_at: DateTime.nullable().describe('When the longest-waiting job was uploaded'),
+  oldest_wait_seconds: z.number().nullable(),
+  readers: z.number().int().nullable().describe('Reader processes the service runs (null where it does not say)'),
+});
+export type ParserQueue = z.infer<typeof ParserQueue>;
+
+/** The operator's view of parsing across teams and of the service's memory. */
+export const ServiceMetrics = z.object({
+  parse_queue: z.object({
+    queued: z.number().int(),
+    parsing: z.number().int(),
+    oldest_wait_seconds: z.number().nullable(),
+    teams_waiting: z.number().int(),
+  }),
+  readers: z
+    .object({
+      size: z.number().int(),
+      running: z.number().int(),
+      busy: z.number().int(),
+      peak_reader_bytes: z.number().int(),
+      parsed: z.number().int(),
+      stopped_for_memory: z.number().int(),
+      stopped_for_time: z.number().int(),
+      crashed: z.number().int(),
+    })
+    .nullable(),
+  memory: z.object({ rss_bytes: z.number().int(), readers_rss_bytes: z.number().int() }),
+});
+export type ServiceMetrics = z.infer<typeof ServiceMetrics>;

@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Database } from '../store/db';
 import { adminRoutes } from './admin/teams';
 import type { ServiceSchema } from './db/schema';
+import type { ReaderPool } from './sandbox/readerPool';
 import { CursorCodec } from './domain/cursor';
 import { providerLogoSvg } from './domain/providers';
 import { persistentSecret } from './domain/settings';
@@ -25,6 +26,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database<ServiceSchema>;
     cursors: CursorCodec;
+    /** The sandboxed document readers, where this process runs them (absent in most tests). */
+    readers: ReaderPool | undefined;
   }
 }
 
@@ -35,6 +38,8 @@ export interface ServiceAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Webhook endpoints may point at private, loopback and link-local addresses (WEBHOOK_ALLOW_PRIVATE_URLS). */
   webhookAllowPrivateUrls?: boolean;
+  /** The reader pool parsing uploads, for the queue and metrics endpoints. */
+  readers?: ReaderPool;
 }
 
 /** Never log credentials, and never log request bodies or query strings that may carry health data. */
@@ -60,6 +65,7 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
     fp(async (instance) => {
       instance.decorate('db', opts.db);
       instance.decorate('cursors', new CursorCodec(cursorSecret));
+      instance.decorate('readers', opts.readers);
       instance.decorateRequest('teamId', '');
     }, { name: 'db' }),
   );

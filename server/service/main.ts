@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureWebhookDispatcher } from './webhooks/dispatcher';
 import { WEBHOOK_DELIVER_KIND } from './webhooks/kinds';
 import { PARSE_JOB_KIND } from './domain/parser/create';
-import { closeParser } from './parser';
+import { parsePerTeam, ReaderPool } from './sandbox/readerPool';
 
 const migrationsFolder = fileURLToPath(new URL('./db/migrations', import.meta.url));
 
@@ -41,7 +41,10 @@ async function main() {
       await seedDemoLabReports(store.db, demoTeamId); // once: parsed in the background like any upload
     }
   }
+  // Uploaded reports are read in sandboxed reader processes, never on this event loop.
+  const readers = new ReaderPool();
   const app = await buildServiceApp({
+    readers,
     db: store.db,
     adminToken: config.SERVICE_ADMIN_TOKEN,
     logger: { level: config.LOG_LEVEL, redact: serviceLoggerRedact },
@@ -49,18 +52,22 @@ async function main() {
   });
   // Background work (order lifecycle, …) runs beside the HTTP server and stops before the store closes.
   await ensureWebhookDispatcher(store.db);
-  const handlers = jobHandlers(store.db, { webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS } });
+  const handlers = jobHandlers(store.db, { webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS }, parse: readers.parse });
   const onError = (kind: string, err: unknown) =>
     app.log.warn({ kind, err: err instanceof Error ? err.message : String(err) }, 'background job failed');
   const worker = new JobWorker(store.db, handlers, { onError, excludeKinds: [WEBHOOK_DELIVER_KIND, PARSE_JOB_KIND] });
   // Webhook attempts wait on receivers (up to 10 s each): workers of their own, so a slow receiver
   // never holds up a booking or the order lifecycle, and one hanging receiver not every delivery.
   const webhookWorkers = Array.from({ length: 2 }, () => new JobWorker(store.db, handlers, { onError, kinds: [WEBHOOK_DELIVER_KIND], batchSize: 5 }));
-  // A parse (OCR of a scanned report) can take a minute: one worker of its own with a lease to match,
-  // so it never delays bookings or deliveries, and a restart picks an interrupted parse up again.
-  const parseWorker = new JobWorker(store.db, handlers, { onError, kinds: [PARSE_JOB_KIND], batchSize: 1, leaseMs: 10 * 60_000 });
-  app.addHook('onClose', () => closeParser());
-  for (const w of [worker, ...webhookWorkers, parseWorker]) {
+  // One parse worker per reader, claiming fairly across teams: a team holds at most half of them,
+  // so another team's report starts at once beside a backlog. The lease outlasts the reader's own
+  // time limit, so a restart picks an interrupted parse up again.
+  const parseWorkers = Array.from(
+    { length: readers.size },
+    () => new JobWorker(store.db, handlers, { onError, kinds: [PARSE_JOB_KIND], leaseMs: 10 * 60_000, fair: { perKey: parsePerTeam(readers.size) } }),
+  );
+  app.addHook('onClose', () => readers.close());
+  for (const w of [worker, ...webhookWorkers, ...parseWorkers]) {
     w.start();
     app.addHook('onClose', () => w.stop());
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { jobs } from '../service/db/schema';
 
@@ -20,13 +20,15 @@ export type JobHandler = (payload: Record<string, unknown>, ctx: JobContext) => 
 export interface EnqueueOptions {
   runAt?: Date;
   maxAttempts?: number;
+  /** Whose work this is (a team), for workers that claim fairly. */
+  fairKey?: string;
 }
 
 /** Enqueue inside the caller's transaction, so the job exists exactly when the change that needs it does. */
 export async function enqueueJob(db: Db, kind: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}) {
   const [row] = await db
     .insert(jobs)
-    .values({ kind, payload, runAt: opts.runAt ?? new Date(), maxAttempts: opts.maxAttempts ?? 10 })
+    .values({ kind, payload, runAt: opts.runAt ?? new Date(), maxAttempts: opts.maxAttempts ?? 10, fairKey: opts.fairKey ?? null })
     .returning({ id: jobs.id });
   return row!.id;
 }
@@ -48,6 +50,12 @@ export interface JobWorkerOptions {
   /** ...or every kind but these, so a minute of OCR never holds up a booking confirmation. */
   excludeKinds?: readonly string[];
   onError?: (kind: string, err: unknown) => void;
+  /**
+   * Claim fairly across fair keys (teams) instead of by due time alone: the key served least
+   * recently goes first, and a key never holds more than `perKey` of these kinds' jobs at once,
+   * so one team's backlog cannot starve another's. Needs `kinds`.
+   */
+  fair?: { perKey: number };
 }
 
 /** Exponential backoff with full jitter: 2 s, 4 s, 8 s … capped at one hour. */
@@ -93,9 +101,12 @@ export class JobWorker {
     if (kinds && kinds.length === 0) return 0;
     const onlyKinds = kinds ? sql`AND kind IN (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})` : sql``;
     const notKinds = excludeKinds?.length ? sql`AND kind NOT IN (${sql.join(excludeKinds.map((k) => sql`${k}`), sql`, `)})` : sql``;
-    const result = await this.db.execute(sql`
-      UPDATE ${jobs} SET locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${this.workerId},
-        attempts = attempts + 1
+    const claim = sql`UPDATE ${jobs} SET locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${this.workerId},
+        attempts = attempts + 1, claimed_at = now()`;
+    const returning = sql`RETURNING id, kind, payload, attempts, max_attempts, run_at`;
+    const result = this.opts.fair && kinds
+      ? await this.claimFairly(claim, returning, kinds, this.opts.fair.perKey)
+      : await this.db.execute(sql`${claim}
       WHERE id IN (
         SELECT id FROM ${jobs}
         WHERE done_at IS NULL AND failed_at IS NULL AND run_at <= now()
@@ -103,7 +114,7 @@ export class JobWorker {
         ORDER BY run_at, id
         LIMIT ${this.opts.batchSize ?? 10}
         FOR UPDATE SKIP LOCKED)
-      RETURNING id, kind, payload, attempts, max_attempts, run_at`);
+      ${returning}`);
     // RETURNING comes back in no particular order: run the batch by due time.
     const due = (job: { run_at: string | Date }) => new Date(job.run_at).getTime();
     const claimed = (result as unknown as { rows: (ClaimedJob & { run_at: string | Date })[] }).rows.sort(
@@ -111,6 +122,33 @@ export class JobWorker {
     );
     for (const job of claimed) await this.runOne(job);
     return claimed.length;
+  }
+
+  /**
+   * Round-robin across fair keys: among due jobs whose key holds fewer than `perKey` live leases,
+   * the key whose last claim is oldest (or never) goes first. Claims are serialised by an advisory
+   * lock: with SKIP LOCKED alone, two workers claiming at once could both see a key below its cap.
+   */
+  private claimFairly(claim: SQL, returning: SQL, kinds: readonly string[], perKey: number) {
+    const inKinds = (alias: SQL) => sql`${alias}.kind IN (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})`;
+    const j = sql.raw('j');
+    const r = sql.raw('r');
+    const s = sql.raw('s');
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`labdesk-fair-claim:${kinds.join(',')}`}))`);
+      return tx.execute(sql`${claim}
+        WHERE id IN (
+          SELECT j.id FROM ${jobs} j
+          WHERE j.done_at IS NULL AND j.failed_at IS NULL AND j.run_at <= now()
+            AND (j.locked_until IS NULL OR j.locked_until < now()) AND ${inKinds(j)}
+            AND (SELECT count(*) FROM ${jobs} r WHERE ${inKinds(r)} AND r.fair_key IS NOT DISTINCT FROM j.fair_key
+                   AND r.done_at IS NULL AND r.failed_at IS NULL AND r.locked_until >= now()) < ${perKey}
+          ORDER BY (SELECT max(s.claimed_at) FROM ${jobs} s WHERE ${inKinds(s)} AND s.fair_key IS NOT DISTINCT FROM j.fair_key
+                      AND s.claimed_at > now() - interval '1 day') NULLS FIRST, j.run_at, j.id
+          LIMIT 1
+          FOR UPDATE OF j SKIP LOCKED)
+        ${returning}`);
+    });
   }
 
   private async runOne(job: ClaimedJob) {

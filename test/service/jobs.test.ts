@@ -291,4 +291,72 @@ describe.each(storeKinds)('JobWorker (%s)', (kind) => {
       await second?.close();
     }
   });
+
+  describe('fair claiming across teams', () => {
+    const KIND = 'test.fair';
+    const enqueueFor = (team: string) => enqueueJob(db, KIND, { team }, { runAt: past(), fairKey: team });
+
+    /** A handler whose jobs run until the test lets them finish, recording the order they started in. */
+    function heldHandler() {
+      const started: string[] = [];
+      const release = new Map<number, () => void>();
+      const handler: JobHandler = (payload, ctx) =>
+        new Promise<void>((resolve) => {
+          started.push(String(payload.team));
+          release.set(ctx.jobId, resolve);
+        });
+      const waitStarted = async (n: number) => {
+        for (let i = 0; i < 200 && started.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(started.length).toBe(n);
+      };
+      return { started, release, handler, waitStarted };
+    }
+
+    it("a team's backlog never holds up another team: with two workers and one per team, the second team starts at once", async () => {
+      const held = heldHandler();
+      for (let i = 0; i < 5; i++) await enqueueFor('team-b');
+      await enqueueFor('team-a'); // uploaded last, behind team B's five
+      const workers = [0, 1].map(() => new JobWorker(db, { [KIND]: held.handler }, { kinds: [KIND], fair: { perKey: 1 } }));
+
+      const first = workers[0]!.runDueOnce();
+      await held.waitStarted(1);
+      const second = workers[1]!.runDueOnce();
+      await held.waitStarted(2);
+      expect(held.started).toEqual(['team-b', 'team-a']);
+      // Team B is at its cap: a third claim finds nothing it may take.
+      expect(await new JobWorker(db, {}, { kinds: [KIND], fair: { perKey: 1 } }).runDueOnce()).toBe(0);
+
+      for (const done of held.release.values()) done();
+      expect(await first).toBe(1);
+      expect(await second).toBe(1);
+      const left = await db.select().from(jobs).where(sql`done_at IS NULL`);
+      expect(left.map((j) => j.payload.team)).toEqual(['team-b', 'team-b', 'team-b', 'team-b']);
+    });
+
+    it('takes turns: the team served least recently goes next, whatever the order of uploads', async () => {
+      const ran: string[] = [];
+      const handler: JobHandler = async (payload) => void ran.push(String(payload.team));
+      for (let i = 0; i < 3; i++) await enqueueFor('team-b');
+      for (let i = 0; i < 3; i++) await enqueueFor('team-c');
+      await enqueueFor('team-a');
+      const worker = new JobWorker(db, { [KIND]: handler }, { kinds: [KIND], fair: { perKey: 1 } });
+      while ((await worker.runDueOnce()) > 0) {
+        /* one job a claim */
+      }
+      // Never-served teams first in upload order, then round-robin by last turn.
+      expect(ran).toEqual(['team-b', 'team-c', 'team-a', 'team-b', 'team-c', 'team-b', 'team-c']);
+    });
+
+    it('two workers claiming at once never put a team past its cap', async () => {
+      const held = heldHandler();
+      for (let i = 0; i < 4; i++) await enqueueFor('team-b');
+      const workers = [0, 1, 2].map(() => new JobWorker(db, { [KIND]: held.handler }, { kinds: [KIND], fair: { perKey: 1 } }));
+      const runs = workers.map((w) => w.runDueOnce());
+      await held.waitStarted(1);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(held.started).toEqual(['team-b']);
+      for (const done of held.release.values()) done();
+      expect((await Promise.all(runs)).reduce((a, b) => a + b, 0)).toBe(1);
+    });
+  });
 });

@@ -2,6 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CreateTeamBody, CreateTeamResponse, ErrorBody, RotateKeyBody, RotateKeyParams, RotateKeyResponse } from '../../contract';
 import { createTeam, rotateApiKey } from '../domain/teams';
+import { parseQueueStats } from '../domain/parser/queue';
+import { ServiceMetrics } from '../../contract';
 
 function sameSecret(given: string, expected: string) {
   const a = Buffer.from(given);
@@ -32,6 +34,36 @@ export function adminRoutes(adminToken: string | undefined): FastifyPluginAsyncZ
       handler: async (req, reply) => {
         const team = await createTeam(app.db, req.body.name);
         return reply.status(201).send({ team_id: team.teamId, api_key: team.apiKey });
+      },
+    });
+
+    app.get('/metrics', {
+      schema: {
+        ...common,
+        summary: 'Parse queue across teams, reader processes and memory',
+        description: 'For operators: the depth of the parse queue and its oldest wait, what the reader pool has done (parsed, stopped for memory or time, crashed), and resident memory of the service and its readers.',
+        response: { 200: ServiceMetrics, 401: ErrorBody },
+      },
+      handler: async () => {
+        const q = await parseQueueStats(app.db);
+        const readers = app.readers;
+        const r = readers?.stats();
+        return {
+          parse_queue: { queued: q.queued, parsing: q.parsing, oldest_wait_seconds: q.oldestWaitSeconds, teams_waiting: q.teamsWaiting },
+          readers: r
+            ? {
+                size: r.size,
+                running: r.running,
+                busy: r.busy,
+                peak_reader_bytes: r.peakReaderBytes,
+                parsed: r.parsed,
+                stopped_for_memory: r.stoppedForMemory,
+                stopped_for_time: r.stoppedForTime,
+                crashed: r.crashed,
+              }
+            : null,
+          memory: { rss_bytes: process.memoryUsage.rss(), readers_rss_bytes: readers?.residentBytes() ?? 0 },
+        };
       },
     });
 

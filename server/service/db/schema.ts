@@ -299,8 +299,16 @@ export const jobs = service.table(
     doneAt: timestamp('done_at', { withTimezone: true, mode: 'date' }),
     failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Whose work this is (a team), for kinds claimed fairly: round-robin across keys, a cap per key. */
+    fairKey: text('fair_key'),
+    /** When the job was last claimed: a key's last turn is the latest of these. */
+    claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [index('jobs_due_idx').on(t.runAt).where(sql`done_at IS NULL AND failed_at IS NULL`), index('jobs_kind_idx').on(t.kind)],
+  (t) => [
+    index('jobs_due_idx').on(t.runAt).where(sql`done_at IS NULL AND failed_at IS NULL`),
+    index('jobs_kind_idx').on(t.kind),
+    index('jobs_fair_idx').on(t.kind, t.fairKey, t.claimedAt),
+  ],
 );
 
 /** Webhook events waiting for (or past) delivery; delivery itself comes with the webhooks work. */

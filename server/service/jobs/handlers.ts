@@ -16,7 +16,7 @@ export interface JobHandlerOptions {
   random?: Rand;
   /** Webhook delivery: private URLs allowed or not, attempt timeout, dispatch interval, clock. */
   webhooks?: WebhookWorkerOptions;
-  /** The lab-report parser; a stand-in in tests that need a slow or crashing one. */
+  /** The lab-report parser: the sandboxed reader pool in the service; in-process or a stand-in in tests. */
   parse?: Parse;
 }
 
@@ -35,9 +35,7 @@ export function jobHandlers(db: Database<ServiceSchema>, opts: JobHandlerOptions
       const { retryAt } = await runConfirmJob(db, payload, undefined, random);
       return retryAt ? { retryAt } : undefined;
     },
-    [PARSE_JOB_KIND]: async (payload, ctx) => {
-      await runParseJob(db, payload, ctx, opts.parse);
-    },
+    [PARSE_JOB_KIND]: (payload, ctx) => runParseJob(db, payload, ctx, opts.parse),
     [WEBHOOK_DISPATCH_KIND]: dispatchJob(db, webhooks),
     [WEBHOOK_DELIVER_KIND]: (payload, ctx) => runDeliveryJob(db, payload, webhooks, ctx),
   };

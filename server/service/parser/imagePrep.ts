@@ -1,20 +1,13 @@
 import type * as CanvasModuleType from '@napi-rs/canvas';
 import type { Canvas } from '@napi-rs/canvas';
 import { ParseFailure } from './failure';
+import { MAX_DECODED_PIXELS, MAX_IMAGE_SIDE, megapixels, ocrScale, type OcrBudget } from './limits';
 
 /**
  * Turns an uploaded photo/scan (or a rendered PDF page) into what OCR reads best: grey,
  * full contrast, text of a sensible pixel size. Also refuses images whose header announces a
  * size that would exhaust memory when decoded (a 10 MB PNG can claim 100,000 x 100,000 pixels).
  */
-
-/** Longest side and area accepted before decoding. */
-const MAX_SIDE = 12_000;
-const MAX_PIXELS = 60_000_000;
-/** Tesseract wants capital letters ~20-30 px tall: below this width a letter-size page is too small. */
-const MIN_WIDTH = 2500;
-/** Above this, more pixels only cost time. */
-const MAX_WIDTH = 3400;
 
 type CanvasModule = typeof CanvasModuleType;
 let canvasModule: Promise<CanvasModule> | undefined;
@@ -46,10 +39,16 @@ export function imageSize(bytes: Uint8Array): { width: number; height: number } 
 export async function decodeImage(bytes: Uint8Array): Promise<Canvas> {
   const size = imageSize(bytes);
   if (!size) throw new ParseFailure('the image header could not be read (damaged or truncated file)');
-  if (size.width > MAX_SIDE || size.height > MAX_SIDE || size.width * size.height > MAX_PIXELS) {
-    throw new ParseFailure(`the image is too large (${size.width} x ${size.height} pixels)`);
+  const { width, height } = size;
+  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_DECODED_PIXELS) {
+    throw new ParseFailure(
+      `the image is ${width} × ${height} pixels; images of more than ${megapixels(MAX_DECODED_PIXELS)} pixels or ` +
+        `${MAX_IMAGE_SIDE} pixels on a side are not read. Upload a smaller photo or scan of the report`,
+    );
   }
-  if (size.width < 200 || size.height < 200) throw new ParseFailure('the image is too small to read a report from');
+  if (width < 200 || height < 200) throw new ParseFailure('the image is too small to read a report from');
+  // Before decoding: an image too narrow to read within the page budget is refused now, not after.
+  ocrScale(width, height, `The image (${width} × ${height} pixels)`);
   const { createCanvas, loadImage } = await loadCanvas();
   let image: Awaited<ReturnType<typeof loadImage>>;
   try {
@@ -70,11 +69,19 @@ export async function decodeImage(bytes: Uint8Array): Promise<Canvas> {
  * darkest 1% becomes black and the lightest 5% white (faded print, grey photocopies).
  * Returns a PNG and the scale applied (to map boxes back if needed).
  */
-export async function prepareForOcr(source: Canvas): Promise<{ png: Buffer; scale: number; width: number; height: number }> {
+export interface PreparedPage {
+  png: Buffer;
+  scale: number;
+  width: number;
+  height: number;
+  /** No ink on the page (a blank scan or separator sheet): nothing for OCR to read. */
+  blank: boolean;
+}
+
+export async function prepareForOcr(source: Canvas, budget: OcrBudget, pageNumber: number, what = 'The page'): Promise<PreparedPage> {
   const { createCanvas } = await loadCanvas();
-  const landscape = source.width > source.height;
-  const width = landscape ? source.height : source.width;
-  const scale = width < MIN_WIDTH ? MIN_WIDTH / width : width > MAX_WIDTH ? MAX_WIDTH / width : 1;
+  // The pixel budget is applied to the size OCR will read, before that canvas is allocated.
+  const scale = ocrScale(source.width, source.height, what);
   const w = Math.round(source.width * scale);
   const h = Math.round(source.height * scale);
   const canvas = createCanvas(w, h);
@@ -84,6 +91,9 @@ export async function prepareForOcr(source: Canvas): Promise<{ png: Buffer; scal
   ctx.drawImage(source, 0, 0, w, h);
   const image = ctx.getImageData(0, 0, w, h);
   let grey = toGrey(image.data);
+  if (isBlank(grey)) return { png: Buffer.alloc(0), scale, width: w, height: h, blank: true };
+  // A blank page costs no OCR; a page with ink counts against the report's OCR budget.
+  budget.spend(w * h, pageNumber);
   // Grainy scans: the grain would become specks after binarisation, and specks become letters.
   // The median is taken after upscaling, where a decimal point is several pixels wide and survives.
   if (noiseLevel(grey, w) > NOISY) grey = median3(grey, w, h);
@@ -96,7 +106,17 @@ export async function prepareForOcr(source: Canvas): Promise<{ png: Buffer; scal
   // encodeSync, not encode(): the asynchronous encoder of @napi-rs/canvas has been seen to crash
   // the process (SIGSEGV) now and then under load; a few hundred milliseconds of blocking is
   // the cheaper price.
-  return { png: canvas.encodeSync('png'), scale, width: w, height: h };
+  return { png: canvas.encodeSync('png'), scale, width: w, height: h, blank: false };
+}
+
+/** Fewer dark pixels than this share: no text on the page (a letter of 10 pt print inks far more). */
+const BLANK_INK_SHARE = 0.00005;
+
+function isBlank(grey: Uint8Array): boolean {
+  let dark = 0;
+  const limit = grey.length * BLANK_INK_SHARE;
+  for (let i = 0; i < grey.length; i++) if (grey[i]! < 128 && ++dark > limit) return false;
+  return true;
 }
 
 /**

@@ -1,11 +1,12 @@
-import { errorText, ParseFailure, throwIfAborted, withTimeout } from './failure';
+import { ParseFailure, throwIfAborted, withTimeout } from './failure';
 import { decodeImage, prepareForOcr } from './imagePrep';
 import { interpret } from './interpret';
+import { OcrBudget } from './limits';
 import { matchLoinc } from './loinc';
 import { extractMetadata } from './metadata';
 import { closeOcr, recognizePage } from './ocr';
 import { openPdf, pageText } from './pdfText';
-import { RENDER_DPI, renderPage } from './pdfRender';
+import { renderPage } from './pdfRender';
 import { reviewReport, reviewResult } from './review';
 import { consistencyReasons } from './consistency';
 import { buildRows } from './rows';
@@ -27,6 +28,15 @@ export type * from './types';
 export { sniffUpload } from './sniff';
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
+export const UNEXPECTED_FAILURE =
+  'The report could not be read: the file is damaged or laid out in a way the reader does not handle. Upload a new copy of the report, or a scan or photo of it.';
+
+/** Reasons are shown to reviewers as they are: a capital letter and a full stop. */
+export function sentence(reason: string): string {
+  const text = reason.trim();
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
 
 export async function parseLabReport(bytes: Uint8Array, opts: ParseOptions = {}): Promise<ParseOutcome> {
   const { signal } = opts;
@@ -41,15 +51,16 @@ export async function parseLabReport(bytes: Uint8Array, opts: ParseOptions = {})
     }
   };
   try {
-    const work = run(bytes, progress, signal);
+    const work = run(bytes, progress, signal, opts.onPage ?? (() => {}));
     const outcome = await withTimeout(abortable(work, signal), opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'parsing the report');
     progress(1, 'done');
     return outcome;
   } catch (err) {
     if (signal?.aborted) throw signal.reason ?? err;
-    if (err instanceof ParseFailure) return { ok: false, failureReason: err.reason };
-    // A bug or an unexpected library error: still an answer, never a crash of the job runner.
-    return { ok: false, failureReason: `the report could not be parsed: ${errorText(err)}` };
+    if (err instanceof ParseFailure) return { ok: false, failureReason: sentence(err.reason) };
+    // A bug or an unexpected library error: still an answer, never a crash of the job runner, and
+    // never the library's own words (a stack message means nothing to a reviewer).
+    return { ok: false, failureReason: UNEXPECTED_FAILURE };
   }
 }
 
@@ -60,13 +71,17 @@ export async function closeParser(): Promise<void> {
 
 type Progress = (fraction: number, stage: ParseStage) => void;
 
-async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | undefined): Promise<ParseOutcome> {
+type OnPage = (pageNumber: number, pageCount: number) => void;
+
+async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | undefined, onPage: OnPage): Promise<ParseOutcome> {
   progress(0, 'sniff');
   const kind = await sniffUpload(bytes);
   if (typeof kind === 'object') throw new ParseFailure(kind.rejected);
   progress(0.02, 'extract');
 
-  const pages: PageText[] = kind === 'pdf' ? await pdfPages(bytes, progress, signal) : [await imagePage(bytes, progress)];
+  const budget = new OcrBudget();
+  const pages: PageText[] =
+    kind === 'pdf' ? await pdfPages(bytes, progress, signal, budget, onPage) : [await imagePage(bytes, progress, budget, onPage)];
   throwIfAborted(signal);
 
   progress(0.9, 'read');
@@ -116,21 +131,25 @@ async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | 
 }
 
 /** Text layer where there is one; pages without text (scans) are rendered and OCR'd. */
-async function pdfPages(bytes: Uint8Array, progress: Progress, signal: AbortSignal | undefined): Promise<PageText[]> {
+async function pdfPages(bytes: Uint8Array, progress: Progress, signal: AbortSignal | undefined, budget: OcrBudget, onPage: OnPage): Promise<PageText[]> {
   const doc = await openPdf(bytes);
   try {
     const pages: PageText[] = [];
     for (let n = 1; n <= doc.pageCount; n++) {
       throwIfAborted(signal);
+      onPage(n, doc.pageCount);
+      // A turn of the event loop between pages: the native memory of the last page's canvases is
+      // released by finalizers that run there, not while this loop keeps the microtask queue busy.
+      await new Promise((resolve) => setImmediate(resolve));
       const page = await doc.page(n);
       const text = await pageText(page, n);
       if (text) {
         pages.push(text);
       } else {
         progress(0.02 + (0.88 * (n - 1)) / doc.pageCount, 'ocr');
-        const canvas = await renderPage(page, n);
-        const prepared = await prepareForOcr(canvas);
-        pages.push(await recognizePage(prepared.png, n, prepared, Math.round(RENDER_DPI * prepared.scale)));
+        const { canvas, dpi } = await renderPage(page, n);
+        const prepared = await prepareForOcr(canvas, budget, n, `Page ${n}`);
+        pages.push(prepared.blank ? blankPage(n, prepared) : await recognizePage(prepared.png, n, prepared, Math.round(dpi * prepared.scale)));
       }
       page.cleanup();
       progress(0.02 + (0.88 * n) / doc.pageCount, 'extract');
@@ -141,11 +160,17 @@ async function pdfPages(bytes: Uint8Array, progress: Progress, signal: AbortSign
   }
 }
 
-async function imagePage(bytes: Uint8Array, progress: Progress): Promise<PageText> {
+async function imagePage(bytes: Uint8Array, progress: Progress, budget: OcrBudget, onPage: OnPage): Promise<PageText> {
+  onPage(1, 1);
   const canvas = await decodeImage(bytes);
-  const prepared = await prepareForOcr(canvas);
+  const prepared = await prepareForOcr(canvas, budget, 1, 'The image');
   progress(0.1, 'ocr');
-  return recognizePage(prepared.png, 1, prepared);
+  return prepared.blank ? blankPage(1, prepared) : recognizePage(prepared.png, 1, prepared);
+}
+
+/** A page without ink: no text to read, and no OCR run spent finding that out. */
+function blankPage(page: number, size: { width: number; height: number }): PageText {
+  return { page, width: size.width, height: size.height, source: 'text', items: [] };
 }
 
 /** Rejects as soon as the signal aborts, even while a long step (OCR) is still running. */

@@ -2,6 +2,7 @@ import type { Canvas } from '@napi-rs/canvas';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import { errorText, ParseFailure, withTimeout } from './failure';
 import { loadCanvas } from './imagePrep';
+import { MAX_PAGE_SIDE_POINTS, ocrScale } from './limits';
 
 /**
  * Renders a PDF page that has no text layer (a scan inside a PDF) to a bitmap for OCR, with
@@ -11,13 +12,25 @@ import { loadCanvas } from './imagePrep';
 /** 250 dpi: letters of 9-10 pt type come out ~25-30 px tall, where Tesseract reads best. */
 export const RENDER_DPI = 250;
 const RENDER_TIMEOUT_MS = 30_000;
-/** A page of absurd dimensions is rendered smaller rather than exhausting memory. */
-const MAX_SIDE_PX = 5000;
 
-export async function renderPage(page: PDFPageProxy, pageNumber: number): Promise<Canvas> {
+/**
+ * Draws the page at the size OCR will read it (250 dpi, then fitted to OCR's size and the page's
+ * pixel budget), so a page of absurd dimensions is refused before its bitmap is allocated and a
+ * tiny one is not upscaled twice. Returns the canvas and the resolution it was drawn at.
+ */
+export async function renderPage(page: PDFPageProxy, pageNumber: number): Promise<{ canvas: Canvas; dpi: number }> {
   const { createCanvas } = await loadCanvas();
   const base = page.getViewport({ scale: 1 });
-  const scale = Math.min(RENDER_DPI / 72, MAX_SIDE_PX / Math.max(base.width, base.height));
+  const width = Math.round(base.width);
+  const height = Math.round(base.height);
+  if (Math.max(width, height) > MAX_PAGE_SIDE_POINTS) {
+    throw new ParseFailure(
+      `page ${pageNumber} is ${width} × ${height} points; pages larger than ${MAX_PAGE_SIDE_POINTS} points ` +
+        `(about ${Math.round(MAX_PAGE_SIDE_POINTS / 72)} inches) on a side are not read as scans`,
+    );
+  }
+  const atDpi = RENDER_DPI / 72;
+  const scale = atDpi * ocrScale(base.width * atDpi, base.height * atDpi, `Page ${pageNumber} (${width} × ${height} points)`);
   const viewport = page.getViewport({ scale });
   const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
   const ctx = canvas.getContext('2d');
@@ -35,5 +48,5 @@ export async function renderPage(page: PDFPageProxy, pageNumber: number): Promis
     if (err instanceof ParseFailure) throw err;
     throw new ParseFailure(`page ${pageNumber} could not be rendered for OCR: ${errorText(err)}`);
   }
-  return canvas;
+  return { canvas, dpi: scale * 72 };
 }

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import { errorText, ParseFailure, withTimeout } from './failure';
+import { MAX_PAGES, MAX_PDF_IMAGE_PIXELS } from './limits';
+import { checkInflatedSizes } from './pdfStreams';
 import type { PageText, TextItem } from './types';
 
 /**
@@ -13,8 +15,6 @@ import type { PageText, TextItem } from './types';
 
 const OPEN_TIMEOUT_MS = 20_000;
 const PAGE_TIMEOUT_MS = 15_000;
-/** A lab report is a few pages; anything far longer is not one, and would tie up a worker. */
-export const MAX_PAGES = 40;
 /** Fewer visible characters than this and the page is treated as a scan (OCR'd instead). */
 const MIN_TEXT_CHARS = 20;
 
@@ -37,6 +37,7 @@ export interface OpenPdf {
  * file are never evaluated.
  */
 export async function openPdf(bytes: Uint8Array): Promise<OpenPdf> {
+  checkInflatedSizes(bytes);
   const pdfjs = await loadPdfjs();
   // pdfjs transfers (detaches) the buffer it is given: hand it a copy, the caller keeps its bytes.
   const task = pdfjs.getDocument({
@@ -47,6 +48,8 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenPdf> {
     disableFontFace: true,
     useSystemFonts: false,
     enableXfa: false,
+    // Images inside the file larger than this are skipped, not decoded (a bitmap is allocated whole).
+    maxImageSize: MAX_PDF_IMAGE_PIXELS,
     verbosity: 0,
   });
   let doc: PDFDocumentProxy;

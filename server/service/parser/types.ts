@@ -103,6 +103,8 @@ export interface ParseOptions {
   onProgress?: (fraction: number, stage: ParseStage) => void;
   /** Overall budget; past it the parse resolves as a failure. Default 5 minutes. */
   timeoutMs?: number;
+  /** Called as each page is started (1-based), so a watchdog can hold each page to a time limit. */
+  onPage?: (pageNumber: number, pageCount: number) => void;
 }
 
 export interface ParseStats {

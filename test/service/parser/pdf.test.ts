@@ -65,13 +65,13 @@ describe('PDF text extraction', () => {
 
 describe('PDFs that cannot be parsed fail with a reason, never a crash', () => {
   it('a broken PDF', async () => {
-    expect(await parseLabReport(brokenPdf(seededRandom(1)))).toEqual({ ok: false, failureReason: 'the file is not a valid PDF (its structure could not be read)' });
+    expect(await parseLabReport(brokenPdf(seededRandom(1)))).toEqual({ ok: false, failureReason: 'The file is not a valid PDF (its structure could not be read).' });
   });
 
   it('an encrypted PDF', async () => {
     expect(await parseLabReport(encryptedPdf(seededRandom(2)))).toEqual({
       ok: false,
-      failureReason: 'the PDF is encrypted (password-protected); upload a copy without a password',
+      failureReason: 'The PDF is encrypted (password-protected); upload a copy without a password.',
     });
   });
 

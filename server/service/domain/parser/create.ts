@@ -54,7 +54,8 @@ export async function createParsingJob(db: Db, teamId: string, userId: string, u
       })
       .returning();
     await tx.insert(parsingJobFiles).values({ jobId: row!.id, bytes: upload.bytes });
-    await enqueueJob(tx, PARSE_JOB_KIND, { job_id: row!.id }, { maxAttempts: PARSE_MAX_ATTEMPTS });
+    // Claimed fairly across teams (round-robin, a cap per team): see the parse workers in main.ts.
+    await enqueueJob(tx, PARSE_JOB_KIND, { job_id: row!.id }, { maxAttempts: PARSE_MAX_ATTEMPTS, fairKey: teamId });
     const job = presentParsingJob(row!);
     await emitEvent(tx, teamId, PARSING_JOB_CREATED, userId, job as unknown as Record<string, unknown>);
     return job;

@@ -3,6 +3,7 @@ import type { Database } from '../../../store/db';
 import type { JobContext } from '../../../store/jobs';
 import { parsingJobFiles, parsingJobs, type ServiceSchema } from '../../db/schema';
 import { parseLabReport } from '../../parser';
+import { ReaderPoolClosed } from '../../sandbox/readerPool';
 import type { ParseOptions, ParseOutcome } from '../../parser/types';
 import { emitEvent } from '../../webhooks/outbox';
 import { PARSE_MAX_ATTEMPTS, PARSING_JOB_UPDATED } from './create';
@@ -21,7 +22,12 @@ const PROGRESS_EVERY_MS = 750;
  * stays `started`, needs_human_review true) when the caller asked for review or any value is
  * doubtful. Runs again from the start after a crash or restart (the job's lease runs out).
  */
-export async function runParseJob(db: Db, payload: Record<string, unknown>, ctx: JobContext, parse: Parse = parseLabReport) {
+export async function runParseJob(
+  db: Db,
+  payload: Record<string, unknown>,
+  ctx: JobContext,
+  parse: Parse = parseLabReport,
+): Promise<void | { retryAt: Date }> {
   const jobId = String(payload.job_id ?? '');
   const [job] = await db.select().from(parsingJobs).where(eq(parsingJobs.id, jobId));
   if (!job || (job.stage !== 'queued' && job.stage !== 'parsing')) return; // settled already (a replayed job)
@@ -56,6 +62,8 @@ export async function runParseJob(db: Db, payload: Record<string, unknown>, ctx:
     outcome = await parse(new Uint8Array(file.bytes), { onProgress });
   } catch (err) {
     await writing;
+    // The service is shutting down: the job runs again after the restart, without counting a try.
+    if (err instanceof ReaderPoolClosed) return { retryAt: new Date() };
     // Not a bad file (those resolve as failures): the runner itself broke. Try again, then give up with a reason.
     if (ctx.attempt < PARSE_MAX_ATTEMPTS) throw err;
     outcome = { ok: false, failureReason: `parsing kept failing (${PARSE_MAX_ATTEMPTS} attempts); upload the report again or contact support` };

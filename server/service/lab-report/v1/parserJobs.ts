@@ -11,7 +11,9 @@ import {
   ParsingJobReviewBody,
   ParsingJobsQuery,
   ParsingJobsResponse,
+  ParserQueue,
 } from '../../../contract';
+import { parseQueueStats } from '../../domain/parser/queue';
 import { parsingJobFiles, parsingJobs } from '../../db/schema';
 import { createParsingJob } from '../../domain/parser/create';
 import { listParsingJobs } from '../../domain/parser/list';
@@ -84,6 +86,26 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: ParsingJobsResponse, ...errorResponses },
     },
     handler: (req) => listParsingJobs(app.db, app.cursors, req.teamId, req.query),
+  });
+
+  app.get('/lab_report/v1/parser/queue', {
+    schema: {
+      tags,
+      security,
+      summary: "The team's parse queue: jobs waiting and being read, and the oldest wait",
+      description: `**Extension of this service** (not in the interface). Reports are read by a pool of reader processes claimed fairly across teams (round-robin, at most half the readers per team), so one team's backlog never holds up another's.`,
+      response: { 200: ParserQueue, ...errorResponses },
+    },
+    handler: async (req) => {
+      const q = await parseQueueStats(app.db, req.teamId);
+      return {
+        queued: q.queued,
+        parsing: q.parsing,
+        oldest_queued_at: q.oldestQueuedAt?.toISOString() ?? null,
+        oldest_wait_seconds: q.oldestWaitSeconds,
+        readers: app.readers?.stats().size ?? null,
+      };
+    },
   });
 
   app.get('/lab_report/v1/parser/job/:job_id/file', {
