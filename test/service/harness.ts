@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buildServiceApp } from '../../server/service/app';
+import type { ReaderPool } from '../../server/service/sandbox/readerPool';
 import { connectedSources, mindfulnessMinutes, serviceSchema, type ServiceSchema } from '../../server/service/db/schema';
 import { syncProviderCatalogue } from '../../server/service/domain/providers';
 import { openStore, type Database, type Store } from '../../server/store/db';
@@ -59,8 +60,8 @@ export class ServiceHarness {
   }
 
   /** Another app on the same store, as after a restart (or with other options). */
-  async buildApp(opts: { adminToken?: string } = { adminToken: ADMIN_TOKEN }): Promise<FastifyInstance> {
-    const app = await buildServiceApp({ db: this.store.db, adminToken: opts.adminToken });
+  async buildApp(opts: { adminToken?: string; readers?: ReaderPool } = { adminToken: ADMIN_TOKEN }): Promise<FastifyInstance> {
+    const app = await buildServiceApp({ db: this.store.db, adminToken: opts.adminToken, readers: opts.readers });
     await app.ready();
     this.extraApps.push(app);
     return app;
