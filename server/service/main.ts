@@ -22,13 +22,9 @@ const migrationsFolder = fileURLToPath(new URL('./db/migrations', import.meta.ur
 /** The service process: open and migrate its store, seed the demo team when empty, serve. */
 async function main() {
   const config = loadConfig();
-  const store = await openStore({
-    part: 'service',
-    schema: serviceSchema,
-    migrationsFolder,
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.dataDir,
-  });
+  const open = () =>
+    openStore({ part: 'service', schema: serviceSchema, migrationsFolder, databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  let store = await open();
   await syncProviderCatalogue(store.db);
   await startLabCatalogue(store.db); // the lab catalogue, and the demo team's lab accounts when it exists
   if (config.DEMO_API_KEY) {
@@ -39,6 +35,12 @@ async function main() {
     if (demoTeamId) {
       await seedDemoOrders(store.db, demoTeamId, seededRandom(20261121)); // once: only when the team has no orders
       await seedDemoLabReports(store.db, demoTeamId); // once: parsed in the background like any upload
+    }
+    if (seeded && store.kind === 'pglite') {
+      // Seeding grew the embedded PostgreSQL's WebAssembly memory by hundreds of MB, and WebAssembly
+      // memory never shrinks: open the store afresh, so the service serves at its resting size.
+      await store.close();
+      store = await open();
     }
   }
   // Uploaded reports are read in sandboxed reader processes, never on this event loop.
