@@ -317,14 +317,20 @@ describe.each(storeKinds)('appointments through the BFF (%s)', (kind) => {
       expect((await getOne(order.id)).status).toBe(404);
     });
 
-    it('answers 409 slot_taken for a key already used, and has_appointment for an order that has one', async () => {
+    it('books one key for two orders while the slot has places, then answers 409 slot_taken; has_appointment for an order that has one', async () => {
       const first = await newOrder();
       const second = await newOrder();
+      const third = await newOrder();
+      // provider_1's slots have 2 places: the key books both, for two orders at the one address.
       const { slot } = await bookFresh(first);
-      const reused = await book(second.id, { booking_key: slot.booking_key });
-      expect(reused.status).toBe(409);
-      expect(reused.body.code).toBe('slot_taken');
-      expect(reused.body.message).toBeTruthy();
+      const shared = await book(second.id, { booking_key: slot.booking_key });
+      expect(shared.status, JSON.stringify(shared.body)).toBe(200);
+      expect(shared.body.start_at).toBe(slot.start);
+      const full = await book(third.id, { booking_key: slot.booking_key });
+      expect(full.status).toBe(409);
+      expect(full.body.code).toBe('slot_taken');
+      expect(full.body.message).toMatch(/full/i);
+      expect((await getOne(third.id)).status).toBe(404);
 
       const another = await freshSlot(first.id);
       const twice = await book(first.id, { booking_key: another.booking_key });

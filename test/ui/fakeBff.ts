@@ -737,11 +737,11 @@ export function makeAppointment(order: OrderRecord, overrides: Partial<Appointme
   };
 }
 
+/** A booking key names a slot: it books until it expires, while the slot has a place (it is not used up). */
 interface IssuedKey {
   orderId: string;
   slot: SlotTemplate;
   expiresAt: number;
-  used: boolean;
 }
 
 function createScheduling(options: FakeBffOptions, orders: OrderRecord[], role: () => string | undefined) {
@@ -824,7 +824,7 @@ function createScheduling(options: FakeBffOptions, orders: OrderRecord[], role: 
         .filter((x) => x.left > 0)
         .map(({ slot, left }) => {
           const key = `key-${keys.size + 1}-${slot.provider}-${slot.start}`;
-          keys.set(key, { orderId: order.id, slot, expiresAt, used: false });
+          keys.set(key, { orderId: order.id, slot, expiresAt });
           return {
             booking_key: key,
             start: slot.start,
@@ -847,7 +847,7 @@ function createScheduling(options: FakeBffOptions, orders: OrderRecord[], role: 
     if (Date.now() > issued.expiresAt) {
       return json(410, { message: 'The booking key has expired; ask for availability again', code: 'slot_expired', errors: { booking_key: 'has expired' } });
     }
-    if (issued.used || (booked.get(placeKey(issued.slot)) ?? 0) >= issued.slot.places) {
+    if ((booked.get(placeKey(issued.slot)) ?? 0) >= issued.slot.places) {
       return json(409, { message: 'The slot is no longer available', code: 'slot_taken' });
     }
     return issued;
@@ -870,7 +870,6 @@ function createScheduling(options: FakeBffOptions, orders: OrderRecord[], role: 
     if (tooLong) return tooLong;
     const issued = takeKey(order.id, body.booking_key);
     if (!('slot' in issued)) return issued;
-    issued.used = true;
     booked.set(placeKey(issued.slot), (booked.get(placeKey(issued.slot)) ?? 0) + 1);
     const isAsync = body.async_confirmation === true;
     const at = now();
@@ -947,7 +946,6 @@ function createScheduling(options: FakeBffOptions, orders: OrderRecord[], role: 
     if (tooLong) return tooLong;
     const issued = takeKey(order.id, body.booking_key);
     if (!('slot' in issued)) return issued;
-    issued.used = true;
     booked.set(placeKey(issued.slot), (booked.get(placeKey(issued.slot)) ?? 0) + 1);
     Object.assign(a, {
       start_at: issued.slot.start,

@@ -43,12 +43,14 @@ export async function mapActionError(err: unknown, action: AppointmentAction, ct
       return new AppointmentError(410, plain.message, 'slot_expired', { booking_key: plain.message });
     case 409: {
       if (action === 'book' || action === 'request') {
-        // The service answers 409 both for a taken slot or used key and for an order that already
-        // has an appointment; its message is not a contract, so ask the order itself.
+        // The service answers 409 both for a full slot and for an order that already has an
+        // appointment; its message is not a contract, so ask the order itself.
         const has = await ctx.hasActiveAppointment().catch(() => false);
         if (has) return new AppointmentError(409, plain.message, 'has_appointment');
       }
       if (action === 'cancel' || action === 'availability') return plain;
+      // slot_taken: the slot's places are all taken (booking keys are not used up; a key books any
+      // order at its address until it expires, while the slot has a place).
       return new AppointmentError(409, plain.message, 'slot_taken');
     }
     case 500:

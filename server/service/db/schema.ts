@@ -415,7 +415,8 @@ export const webhookDeliveryAttempts = service.table(
 
 /**
  * At-home phlebotomy appointments (issue 4). `provider_record` is what the provider adapter was sent
- * and answered (including the address's access_notes); `booking_key_id` makes a key usable once.
+ * and answered (including the address's access_notes). Booking keys are not stored: a key names a
+ * slot, and `appointment_slots` keeps how many of its places are taken.
  */
 export const appointments = service.table(
   'appointments',
@@ -441,7 +442,6 @@ export const appointments = service.table(
     price: integer('price'),
     isPriority: boolean('is_priority').notNull().default(false),
     appointmentNotes: text('appointment_notes'),
-    bookingKeyId: text('booking_key_id'),
     /** sync | async: how the booking waits for the provider. */
     mode: text('mode').notNull(),
     /** When a pending attempt is given up (async timeout) or a sync reservation is rolled back. */
@@ -453,10 +453,7 @@ export const appointments = service.table(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [
-    index('appointments_order_idx').on(t.orderId, t.createdAt),
-    uniqueIndex('appointments_booking_key_idx').on(t.bookingKeyId),
-  ],
+  (t) => [index('appointments_order_idx').on(t.orderId, t.createdAt)],
 );
 
 export const appointmentEvents = service.table(
@@ -473,18 +470,10 @@ export const appointmentEvents = service.table(
   (t) => [index('appointment_events_appointment_idx').on(t.appointmentId, t.id)],
 );
 
-/** Booking keys already used (by a booking or a reschedule): a key books once. Its row goes with a rolled-back booking. */
-export const appointmentBookingKeys = service.table('appointment_booking_keys', {
-  keyId: text('key_id').primaryKey(),
-  appointmentId: uuid('appointment_id')
-    .notNull()
-    .references(() => appointments.id, { onDelete: 'cascade' }),
-  usedAt: createdAt(),
-});
-
 /**
- * Provider capacity per slot: `booked` places of `capacity` are taken. A booking takes a place with
- * one conditional UPDATE (booked < capacity), so concurrent bookings never oversell a slot.
+ * Provider capacity per slot: `booked` places of `capacity` are taken. A booking or reschedule takes a
+ * place with one conditional UPDATE (booked < capacity), so concurrent bookings never oversell a slot;
+ * any number of orders may book with the same booking key while a place is left.
  */
 export const appointmentSlots = service.table(
   'appointment_slots',
@@ -574,7 +563,6 @@ export const serviceSchema = {
   appointments,
   appointmentEvents,
   appointmentSlots,
-  appointmentBookingKeys,
   parsingJobs,
   parsingJobFiles,
 };

@@ -50,7 +50,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       tags,
       security,
       summary: 'Book a slot for an at-home phlebotomy order',
-      description: `The order must be the team's (else 404), an at_home_phlebotomy order that is not completed, cancelled or failed, without an active appointment (else 409). \`booking_key\`: from availability for the order's patient address; malformed, tampered, another team's or another address's key is 422 at body.booking_key, an expired one 410, one already used 409, a full slot 409.
+      description: `The order must be the team's (else 404), an at_home_phlebotomy order that is not completed, cancelled or failed, without an active appointment (else 409). \`booking_key\`: from availability for the order's patient address; a key names a slot and is not used up: any order of the team at that address may book with it until its expires_at while the slot has a place. Malformed, tampered, another team's or another address's key is 422 at body.booking_key, an expired one (or a slot already started) 410, a full slot 409.
 
 1. \`async_confirmation\` false (default): waits for the provider; when it refuses (or gives no answer within 30 s) the answer is 500 and nothing stays reserved.
 2. \`async_confirmation\` true: waits up to \`sync_confirmation_timeout_millisecond\` (1000-10000, default 2500), then answers the appointment, confirmed or pending; a pending booking carries on in the background (a refused attempt is submitted again).
@@ -61,7 +61,7 @@ Confirmed: the order moves to appointment_scheduled; pending: appointment_pendin
       body: BookBody,
       response: {
         200: Appointment,
-        409: ErrorBody.describe('Key already used, slot full, or the order already has an active appointment'),
+        409: ErrorBody.describe('The slot is full, or the order already has an active appointment'),
         410: ErrorBody.describe('The booking key expired'),
         500: ErrorBody.describe('Synchronous booking could not be confirmed; nothing was reserved'),
         ...errorResponses,
@@ -90,12 +90,12 @@ Confirmed: the order moves to appointment_scheduled; pending: appointment_pendin
       security,
       summary: "Move the order's appointment to another slot",
       description:
-        "For a confirmed appointment, or a requested one (pending, no slot). `booking_key` from availability for the appointment's address (key rules as book: 422 invalid or another address, 410 expired, 409 used or slot full). Synchronous: the provider is asked (access_notes forwarded again) and the answer awaited; confirmed → the appointment (same id) takes the new slot and provider, the old place is released, the order is appointment_scheduled and `labtest.appointment.updated` is recorded; refused → 500 and the appointment keeps its previous slot. `appointment_notes` replaces the notes when given.",
+        "For a confirmed appointment, or a requested one (pending, no slot). `booking_key` from availability for the appointment's address (key rules as book: usable by any order at that address until it expires while the slot has a place; 422 invalid or another address, 410 expired, 409 slot full). Synchronous: the provider is asked (access_notes forwarded again) and the answer awaited; confirmed → the appointment (same id) takes the new slot and provider, the old place is released, the order is appointment_scheduled and `labtest.appointment.updated` is recorded; refused → 500 and the appointment keeps its previous slot. `appointment_notes` replaces the notes when given.",
       params: AppointmentOrderParams,
       body: RescheduleBody,
       response: {
         200: Appointment,
-        409: ErrorBody.describe('Key already used, slot full, or another reschedule in progress'),
+        409: ErrorBody.describe('The slot is full, or another reschedule of the appointment is in progress'),
         410: ErrorBody.describe('The booking key expired'),
         500: ErrorBody.describe('The provider did not confirm the new slot; nothing changed'),
         ...errorResponses,

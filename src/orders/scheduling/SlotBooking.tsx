@@ -116,7 +116,7 @@ export const SlotBooking = ({ orderId, address, mode, canBook, initialNotes, onD
             mode === 'book'
               ? 'The provider could not confirm this time, so nothing was booked. Try again, or tick "Confirm asynchronously" to let the provider confirm in the background.'
               : 'The provider could not confirm the new time, so the appointment was not moved.';
-          // The key may have been used up by the attempt: fresh slots, same choice if still offered.
+          // Places may have changed meanwhile: fresh slots, same choice if still offered (the key is not used up).
           await refreshKeeping(slot, { severity: 'error', kept: text, gone: `${text} That time is no longer offered.` });
           return undefined;
         }

@@ -7,7 +7,7 @@ import { HttpError } from 'react-admin';
 export type BookingProblem =
   /** 410 slot_expired: the booking key is too old. Refresh the slots; nothing was booked. */
   | { kind: 'expired'; message: string }
-  /** 409 slot_taken: someone else got the place first. Refresh the slots. */
+  /** 409 slot_taken: the slot is full (other bookings took its last place). Refresh the slots. */
   | { kind: 'taken'; message: string }
   /** 409 has_appointment: the order already has an appointment (booked elsewhere meanwhile). */
   | { kind: 'has_appointment'; message: string }

@@ -5,8 +5,8 @@ import { ASYNC_TIMEOUT_MS, SYNC_TIMEOUT_MS, type Appointment, type BookBody, typ
 import { localDate } from '../../../lib/timezones';
 import type { Database } from '../../../store/db';
 import { enqueueJob } from '../../../store/jobs';
-import { appointmentBookingKeys, appointmentEvents, appointments, appointmentSlots, type ServiceSchema } from '../../db/schema';
-import { phlebotomyProvider, providerBehaviour, type ProviderBookingRequest, type ProviderTicket } from '../../providers';
+import { appointmentEvents, appointments, appointmentSlots, type ServiceSchema } from '../../db/schema';
+import { phlebotomyProvider, providerBehaviour, type ProviderBookingRequest, type PhlebotomyProvider, type ProviderTicket, type SlotTemplate } from '../../providers';
 import { emitEvent } from '../../webhooks/outbox';
 import { Invalid, ServiceError } from '../errors';
 import { lockOrder } from '../orders/lifecycle';
@@ -17,7 +17,7 @@ import { newAppointmentValues } from './newAppointment';
 import type { BookingKeyCodec, BookingKeyPayload } from './bookingKey';
 import { activeAppointmentRow, lockAppointmentAndOrder, presentAppointment, type AppointmentRow } from './present';
 import { APPOINTMENT_CREATED, confirmAppointment, moveOrderTo, rollBackReservation } from './transitions';
-import { zipArea } from './zips';
+import { zipArea, type ZipArea } from './zips';
 import { providerAddress, providerPatient } from '../../providers/types';
 
 type Db = Database<ServiceSchema>;
@@ -52,9 +52,22 @@ export function assertBookableOrder(order: OrderRow) {
   }
 }
 
-/** Validates the key against the order and the provider's schedule; answers the slot. */
-export function slotOfKey(order: OrderRow, key: BookingKeyPayload, now: Date, at?: USAddress) {
-  if (Date.parse(key.x) <= now.getTime()) throw new ServiceError(410, `booking_key expired at ${key.x}; ask for availability again`);
+/** The slot a booking key names, checked against the address it is used for and the provider's schedule. */
+export interface KeyedSlot {
+  key: BookingKeyPayload;
+  address: USAddress;
+  area: ZipArea;
+  provider: PhlebotomyProvider;
+  template: SlotTemplate;
+}
+
+/**
+ * Validates the key against the order (or, for a reschedule, the appointment's address `at`) and the
+ * provider's schedule; answers the slot it names. 410 when the key expired or the slot started;
+ * 422 at body.booking_key when it was offered for another address or names a slot that is not offered.
+ */
+export function slotOfKey(order: OrderRow, key: BookingKeyPayload, now: Date, at?: USAddress): KeyedSlot {
+  assertUnexpired(key, now);
   const address = at ?? orderUsAddress(order);
   if (addressDigest(address) !== key.a) {
     throw new Invalid(keyLoc, `booking_key was offered for another address than the ${at ? "appointment's" : "order's patient"} address`, 'value_error.booking_key');
@@ -65,26 +78,34 @@ export function slotOfKey(order: OrderRow, key: BookingKeyPayload, now: Date, at
   const start = new Date(key.s);
   const template = provider.slotsOn(area.zone, localDate(area.zone, start)).find((s) => s.start.getTime() === start.getTime());
   if (!template || template.end.toISOString() !== key.e) throw new Invalid(keyLoc, 'booking_key names a slot the provider no longer offers', 'value_error.booking_key');
-  if (start.getTime() <= now.getTime()) throw new ServiceError(410, 'the slot has already started; ask for availability again');
-  return { address, area, provider, template };
+  return { key, address, area, provider, template };
 }
 
-/** Takes one place of the slot, or 409 when none is left: one conditional UPDATE, so concurrent bookings never oversell. */
-export async function takePlace(tx: Db, t: { provider: string; start: Date; end: Date; capacity: number }) {
+function assertUnexpired(key: BookingKeyPayload, now: Date) {
+  if (Date.parse(key.x) <= now.getTime()) throw new ServiceError(410, `booking_key expired at ${key.x}; ask for availability again`);
+  if (Date.parse(key.s) <= now.getTime()) throw new ServiceError(410, 'the slot has already started; ask for availability again');
+}
+
+/**
+ * The booking-key rule, shared by book and reschedule: takes one place in the slot the key names, or
+ * answers 409 when the slot is full. A key is not consumed: any order of the team at the key's address
+ * may use it until its expires_at (checked again here, at the moment the place is taken), as long as
+ * the slot has a place. One conditional UPDATE (booked < capacity) inside the caller's transaction,
+ * so concurrent bookings never oversell; cancellation, a rolled-back booking, a timed-out async
+ * attempt and a reschedule's old slot give the place back (`releasePlace`).
+ */
+export async function takePlaceOfKey(tx: Db, slot: KeyedSlot, now: Date) {
+  assertUnexpired(slot.key, now);
+  const t = slot.template;
   await tx.insert(appointmentSlots).values({ provider: t.provider, startAt: t.start, endAt: t.end, capacity: t.capacity }).onConflictDoNothing();
   const taken = await tx
     .update(appointmentSlots)
     .set({ booked: sql`${appointmentSlots.booked} + 1` })
     .where(and(eq(appointmentSlots.provider, t.provider), eq(appointmentSlots.startAt, t.start), lt(appointmentSlots.booked, appointmentSlots.capacity)))
     .returning({ booked: appointmentSlots.booked });
-  if (taken.length === 0) throw new ServiceError(409, 'The slot is fully booked; ask for availability again');
-}
-
-/** Marks a booking key used (atomically: a key books once, even under concurrent requests); 409 when it was. */
-export async function claimKey(tx: Db, keyId: string, appointmentId: string) {
-  const claimed = await tx.insert(appointmentBookingKeys).values({ keyId, appointmentId }).onConflictDoNothing().returning({ keyId: appointmentBookingKeys.keyId });
-  if (claimed.length === 0) throw new ServiceError(409, 'booking_key was already used; ask for availability again');
-  await tx.update(appointments).set({ bookingKeyId: keyId }).where(eq(appointments.id, appointmentId));
+  if (taken.length === 0) {
+    throw new ServiceError(409, `The slot is full: all ${t.capacity} of its places are booked. Ask for availability again and choose another slot.`);
+  }
 }
 
 /** Waits for a ticket's answer, but not past `until` (timers may fire a little early: loop). */
@@ -117,7 +138,8 @@ export async function bookAppointment(db: Db, codec: BookingKeyCodec, teamId: st
   const order = await findOrderRow(db, teamId, orderId);
   const key = codec.decode(body.booking_key, teamId);
   assertBookableOrder(order);
-  const { address, area, provider, template } = slotOfKey(order, key, now());
+  const slot = slotOfKey(order, key, now());
+  const { address, area, provider, template } = slot;
   const behaviour = await providerBehaviour(db, provider.slug);
   const isAsync = body.async_confirmation === true;
   const syncWindow = isAsync ? (body.sync_confirmation_timeout_millisecond ?? SYNC_TIMEOUT_MS.default) : SYNC_MAX_WAIT_MS;
@@ -131,7 +153,7 @@ export async function bookAppointment(db: Db, codec: BookingKeyCodec, teamId: st
     assertBookableOrder(locked);
     const active = await activeAppointmentRow(tx, order.id);
     if (active) throw new ServiceError(409, `The order already has a ${active.status} appointment; cancel it first`);
-    await takePlace(tx, template);
+    await takePlaceOfKey(tx, slot, now());
     const request: ProviderBookingRequest = {
       appointment_id: id,
       order_id: order.id,
@@ -167,8 +189,6 @@ export async function bookAppointment(db: Db, codec: BookingKeyCodec, teamId: st
         },
       })
       .returning();
-    await claimKey(tx, key.n, id);
-    inserted!.bookingKeyId = key.n;
     await tx.insert(appointmentEvents).values({ appointmentId: id, status, data: { provider_request: request, ticket_id: ticket.ticket_id } });
     const firstRun = isAsync ? new Date(Math.min(Math.max(Date.parse(ticket.ready_at), started.getTime() + syncWindow), deadline.getTime())) : deadline;
     await enqueueJob(tx, APPOINTMENT_CONFIRM_KIND, { appointment_id: id }, { runAt: firstRun });

@@ -6,7 +6,9 @@ import { Invalid } from '../errors';
  * Booking keys: `<base64url(JSON payload)>.<base64url(HMAC-SHA256)>`, signed with a secret kept in
  * the store (settings `booking_key_signing_key`). The payload names the team, the provider, the
  * slot (start/end, price, priority), a digest of the address it was offered for, when it expires,
- * and a random nonce that makes each key single-use.
+ * and a random nonce (keys of one slot differ; it carries no state). A key names a slot, it is not
+ * used up: nothing is stored about it, and any order of the team at its address may book (or
+ * reschedule into) its slot until it expires, while the slot has a place (`takePlaceOfKey`).
  */
 export const BookingKeyPayload = z.object({
   v: z.literal(1),

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Appointment, RescheduleBody, USAddress } from '../../../contract';
 import type { Database } from '../../../store/db';
 import { enqueueJob } from '../../../store/jobs';
-import { appointmentBookingKeys, appointmentEvents, appointments, type ServiceSchema } from '../../db/schema';
+import { appointmentEvents, appointments, type ServiceSchema } from '../../db/schema';
 import { emitEvent } from '../../webhooks/outbox';
 import { providerBehaviour, type ProviderBookingRequest, type ProviderTicket } from '../../providers';
 import { Invalid, NotFound, ServiceError } from '../errors';
@@ -12,11 +12,10 @@ import { findOrderRow } from '../orders/present';
 import {
   APPOINTMENT_CONFIRM_KIND,
   assertBookableOrder,
-  claimKey,
   SYNC_MAX_WAIT_MS,
   SYNC_RECOVERY_GRACE_MS,
   slotOfKey,
-  takePlace,
+  takePlaceOfKey,
   waitForAnswer,
   type BookOptions,
   type ProviderRecord,
@@ -36,8 +35,6 @@ export interface PendingReschedule {
   end: string;
   price: number;
   is_priority: boolean;
-  key_id: string;
-  previous_key_id: string | null;
   appointment_notes: string | null;
   request: ProviderBookingRequest;
   ticket: ProviderTicket;
@@ -46,12 +43,11 @@ export interface PendingReschedule {
 
 const reschedulable = (row: AppointmentRow) => row.status === 'confirmed' || (row.status === 'pending' && row.mode === 'request');
 
-/** Gives back a failed reschedule's place and key; the appointment stays as it was. */
+/** Gives back a failed reschedule's place; the appointment stays as it was. */
 export async function rollBackReschedule(tx: Db, row: AppointmentRow, pr: PendingReschedule) {
   await releasePlace(tx, pr.provider, new Date(pr.start));
-  await tx.delete(appointmentBookingKeys).where(and(eq(appointmentBookingKeys.keyId, pr.key_id), eq(appointmentBookingKeys.appointmentId, row.id)));
   const { pending_reschedule: _dropped, ...rest } = row.providerRecord as ProviderRecord & { pending_reschedule?: PendingReschedule };
-  await tx.update(appointments).set({ bookingKeyId: pr.previous_key_id, providerRecord: rest }).where(eq(appointments.id, row.id));
+  await tx.update(appointments).set({ providerRecord: rest }).where(eq(appointments.id, row.id));
 }
 
 export function pendingRescheduleOf(row: AppointmentRow): PendingReschedule | undefined {
@@ -74,7 +70,8 @@ export async function rescheduleAppointment(db: Db, codec: BookingKeyCodec, team
   if (!current) throw new NotFound('Appointment');
   if (!reschedulable(current)) throw new Invalid(['path', 'order_id'], `the appointment is ${current.status}; it cannot be rescheduled`, 'value_error.appointment_status');
   const address = current.address as unknown as USAddress;
-  const { area, provider, template } = slotOfKey(order, key, now(), address);
+  const slot = slotOfKey(order, key, now(), address);
+  const { area, provider, template } = slot;
   const behaviour = await providerBehaviour(db, provider.slug);
   const started = now();
   const attemptId = randomUUID();
@@ -84,9 +81,7 @@ export async function rescheduleAppointment(db: Db, codec: BookingKeyCodec, team
     const row = await lockAppointment(tx, current.id);
     if (!row || !reschedulable(row)) throw new ServiceError(409, 'The appointment changed meanwhile; try again');
     if (pendingRescheduleOf(row)) throw new ServiceError(409, 'Another reschedule of this appointment is in progress');
-    await takePlace(tx, template);
-    const previousKey = row.bookingKeyId;
-    await claimKey(tx, key.n, row.id);
+    await takePlaceOfKey(tx, slot, now());
     const rec = row.providerRecord as unknown as ProviderRecord;
     const notes = body.appointment_notes !== undefined ? body.appointment_notes : row.appointmentNotes;
     const request: ProviderBookingRequest = {
@@ -106,8 +101,6 @@ export async function rescheduleAppointment(db: Db, codec: BookingKeyCodec, team
       end: template.end.toISOString(),
       price: template.price,
       is_priority: template.isPriority,
-      key_id: key.n,
-      previous_key_id: previousKey,
       appointment_notes: notes ?? null,
       request,
       ticket,
