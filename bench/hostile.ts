@@ -98,6 +98,8 @@ async function main() {
       await sleep(500);
     }
     await sleep(2000);
+    const mem = ((await api('/admin/v1/metrics', { admin: true })).body as unknown as { memory: Record<string, number> }).memory;
+    console.log(`at rest: service ${fmtMb(mem.rss_bytes!)} (JS heap ${fmtMb(mem.heap_used_bytes!)}, outside the heap ${fmtMb(mem.external_bytes!)}), readers ${fmtMb(mem.readers_rss_bytes!)}`);
     let idle = 0;
     for (let i = 0; i < 10; i++) {
       idle = Math.max(idle, await treeRss(child.pid!));

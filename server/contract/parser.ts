@@ -166,6 +166,11 @@ export const ServiceMetrics = z.object({
       crashed: z.number().int(),
     })
     .nullable(),
-  memory: z.object({ rss_bytes: z.number().int(), readers_rss_bytes: z.number().int() }),
+  memory: z.object({
+    rss_bytes: z.number().int(),
+    heap_used_bytes: z.number().int().describe("The service's JavaScript heap"),
+    external_bytes: z.number().int().describe('Outside the heap: the embedded store (WebAssembly) and buffers'),
+    readers_rss_bytes: z.number().int(),
+  }),
 });
 export type ServiceMetrics = z.infer<typeof ServiceMetrics>;

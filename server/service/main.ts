@@ -5,12 +5,9 @@ import { JobWorker } from '../store/jobs';
 import { buildServiceApp, serviceLoggerRedact } from './app';
 import { jobHandlers } from './jobs/handlers';
 import { serviceSchema } from './db/schema';
-import { syncProviderCatalogue } from './domain/providers';
-import { demoTeam, seedDemoIfEmpty } from './seed/demo';
-import { seedDemoOrders } from './seed/demoOrders';
-import { seedDemoLabReports } from './seed/demoLabReports';
-import { seededRandom } from '../lib/random';
-import { startLabCatalogue } from './seed/labCatalogue';
+import { demoTeam } from './seed/demo';
+import { seedStore } from './seed/seedProcess';
+import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ensureWebhookDispatcher } from './webhooks/dispatcher';
 import { WEBHOOK_DELIVER_KIND } from './webhooks/kinds';
@@ -25,24 +22,13 @@ async function main() {
   const open = () =>
     openStore({ part: 'service', schema: serviceSchema, migrationsFolder, databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   let store = await open();
-  await syncProviderCatalogue(store.db);
-  await startLabCatalogue(store.db); // the lab catalogue, and the demo team's lab accounts when it exists
-  if (config.DEMO_API_KEY) {
-    const started = Date.now();
-    const seeded = await seedDemoIfEmpty(store.db, { apiKey: config.DEMO_API_KEY });
-    if (seeded) console.log(`service: seeded the demo team in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const demoTeamId = await demoTeam(store.db);
-    if (demoTeamId) {
-      await seedDemoOrders(store.db, demoTeamId, seededRandom(20261121)); // once: only when the team has no orders
-      await seedDemoLabReports(store.db, demoTeamId); // once: parsed in the background like any upload
-    }
-    if (seeded && store.kind === 'pglite') {
-      // Seeding grew the embedded PostgreSQL's WebAssembly memory by hundreds of MB, and WebAssembly
-      // memory never shrinks: open the store afresh, so the service serves at its resting size.
-      await store.close();
-      store = await open();
-    }
+  if (config.DEMO_API_KEY && !(await demoTeam(store.db))) {
+    // A first start: seed in a process of its own, so its garbage and the store's grown memory go with it.
+    await store.close();
+    await runSeedProcess();
+    store = await open();
   }
+  await seedStore(store.db, config.DEMO_API_KEY); // what is missing only: on a seeded store, the catalogue's sync
   // Uploaded reports are read in sandboxed reader processes, never on this event loop.
   const readers = new ReaderPool();
   const app = await buildServiceApp({
@@ -77,6 +63,15 @@ async function main() {
   await app.listen({ port: config.SERVICE_PORT, host: config.HOST });
 
   return { app, store };
+}
+
+function runSeedProcess(): Promise<void> {
+  const script = fileURLToPath(new URL('./seed/seedProcess.ts', import.meta.url));
+  const child = fork(script, [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`seeding the demo team failed (exit ${code})`))));
+  });
 }
 
 runServerProcess('service', main);

@@ -62,7 +62,9 @@ export function adminRoutes(adminToken: string | undefined): FastifyPluginAsyncZ
                 crashed: r.crashed,
               }
             : null,
-          memory: { rss_bytes: process.memoryUsage.rss(), readers_rss_bytes: readers?.residentBytes() ?? 0 },
+          memory: (({ rss, heapUsed, external }) => ({ rss_bytes: rss, heap_used_bytes: heapUsed, external_bytes: external, readers_rss_bytes: readers?.residentBytes() ?? 0 }))(
+            process.memoryUsage(),
+          ),
         };
       },
     });

@@ -84,11 +84,15 @@ export async function prepareForOcr(source: Canvas, budget: OcrBudget, pageNumbe
   const scale = ocrScale(source.width, source.height, what);
   const w = Math.round(source.width * scale);
   const h = Math.round(source.height * scale);
-  const canvas = createCanvas(w, h);
+  // A PDF page is drawn at OCR's size already: work on it in place rather than on a copy.
+  const inPlace = w === source.width && h === source.height;
+  const canvas = inPlace ? source : createCanvas(w, h);
   const ctx = canvas.getContext('2d');
-  ctx.imageSmoothingEnabled = true;
-  ctx.imageSmoothingQuality = 'high';
-  ctx.drawImage(source, 0, 0, w, h);
+  if (!inPlace) {
+    ctx.imageSmoothingEnabled = true;
+    ctx.imageSmoothingQuality = 'high';
+    ctx.drawImage(source, 0, 0, w, h);
+  }
   const image = ctx.getImageData(0, 0, w, h);
   let grey = toGrey(image.data);
   if (isBlank(grey)) return { png: Buffer.alloc(0), scale, width: w, height: h, blank: true };

@@ -51,6 +51,8 @@ export interface ReaderPoolStats {
 const MB = 1024 * 1024;
 const WATCH_EVERY_MS = 100;
 const START_TIMEOUT_MS = 30_000;
+/** Past this share of its ceiling after a document, a reader is replaced by a fresh one. */
+const RETIRE_SHARE = 0.6;
 
 export const DEFAULT_READERS = Math.max(1, Math.min(4, os.availableParallelism()));
 
@@ -89,7 +91,7 @@ export class ReaderPool {
 
   constructor(opts: ReaderPoolOptions = {}) {
     this.size = opts.size ?? DEFAULT_READERS;
-    this.memoryLimit = opts.memoryLimitBytes ?? 640 * MB;
+    this.memoryLimit = opts.memoryLimitBytes ?? 600 * MB;
     this.pageTimeMs = opts.pageTimeMs ?? 60_000;
     this.jobTimeMs = opts.jobTimeMs ?? 240_000;
     this.idleMs = opts.idleMs ?? 20_000;
@@ -143,6 +145,10 @@ export class ReaderPool {
 
   private release(reader: Reader) {
     reader.busy = false;
+    // A reader that came out of a document large (pdfjs and image memory the allocator keeps) is
+    // retired rather than reused, so the next document starts from a small process.
+    const rss = reader.child.pid ? residentBytes(reader.child.pid) : undefined;
+    if (rss !== undefined && rss > this.memoryLimit * RETIRE_SHARE) void this.kill(reader);
     if (!this.readers.has(reader)) {
       // It was killed: a waiting parse gets a new reader instead.
       const next = this.waiting.shift();
@@ -160,7 +166,7 @@ export class ReaderPool {
 
   private spawn(): Reader {
     // No secrets and no database address in a reader's environment: it reads bytes, nothing else.
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, NODE_ENV: process.env.NODE_ENV };
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, NODE_ENV: process.env.NODE_ENV, MALLOC_ARENA_MAX: '2' };
     const heapMb = Math.max(128, Math.floor(this.memoryLimit / MB / 2));
     const child = fork(this.childScript, [], {
       execArgv: ['--import', TSX, `--max-old-space-size=${heapMb}`, '--expose-gc'],
