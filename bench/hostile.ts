@@ -64,8 +64,8 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   const demoKey = `lsk_bench_${randomBytes(12).toString('hex')}`;
   const adminToken = randomBytes(16).toString('hex');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/service/main.ts')], {
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, SERVICE_PORT: String(port), HOST: '127.0.0.1', DEMO_API_KEY: demoKey, SERVICE_ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn' },
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', path.join(root, 'server/service/main.ts')], {
+    env: { PATH: process.env.PATH, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX, DATA_DIR: dataDir, SERVICE_PORT: String(port), HOST: '127.0.0.1', DEMO_API_KEY: demoKey, SERVICE_ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const stop = async () => {
