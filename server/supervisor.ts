@@ -25,7 +25,9 @@ export class Supervisor {
 
   start(spec: ChildSpec) {
     const child = spawn(process.execPath, ['--import', 'tsx', spec.script], {
-      env: spec.env,
+      // Two malloc arenas instead of one per thread: the same speed for a Node process, and ~60 MB
+      // less resident memory at rest (bench/hostile.ts); an operator's own setting wins.
+      env: { MALLOC_ARENA_MAX: '2', ...spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.children.set(spec.name, child);
