@@ -6,7 +6,8 @@
  *
  *   node --import tsx bench/hostile.ts        (or: npm run bench:hostile; ~2 min)
  *
- * Prints, with the issue's targets beside them: resident memory at rest (service and readers), the
+ * Prints, with the issue's targets beside them: resident memory at rest (service and readers, idle
+ * for 30 s, the median of ten samples), the
  * peak while reading (sampled every 100 ms from /proc), each job's outcome and time, the small
  * report's time alone and beside the hostile batch (the ratio), and the longest `/healthz` silence.
  * Figures, not pass/fail: never part of `npm test`.
@@ -17,12 +18,12 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { buildServer } from '../server/build';
+import { nodeEntry } from '../server/lib/entries';
 import { simpleReportPdf } from '../server/service/seed/labReportPdf';
 import { blankPagesPdf, inflationBombPdf, wideImagePdf, widePng } from '../test/fixtures/hostileFiles';
 
 const MB = 1024 * 1024;
-const root = fileURLToPath(new URL('..', import.meta.url));
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -64,8 +65,11 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   const demoKey = `lsk_bench_${randomBytes(12).toString('hex')}`;
   const adminToken = randomBytes(16).toString('hex');
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', path.join(root, 'server/service/main.ts')], {
-    env: { PATH: process.env.PATH, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX, DATA_DIR: dataDir, SERVICE_PORT: String(port), HOST: '127.0.0.1', DEMO_API_KEY: demoKey, SERVICE_ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn' },
+  // As `npm start` runs it: the service's bundle on plain Node, two malloc arenas (server/supervisor.ts).
+  buildServer();
+  const service = nodeEntry('service', true);
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...service.execArgv, service.script], {
+    env: { PATH: process.env.PATH, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', DATA_DIR: dataDir, SERVICE_PORT: String(port), HOST: '127.0.0.1', DEMO_API_KEY: demoKey, SERVICE_ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const stop = async () => {
@@ -97,14 +101,19 @@ async function main() {
       if (m.parse_queue.queued === 0 && m.parse_queue.parsing === 0 && m.readers.running === 0) break;
       await sleep(500);
     }
-    await sleep(2000);
-    const mem = ((await api('/admin/v1/metrics', { admin: true })).body as unknown as { memory: Record<string, number> }).memory;
-    console.log(`at rest: service ${fmtMb(mem.rss_bytes!)} (JS heap ${fmtMb(mem.heap_used_bytes!)}, outside the heap ${fmtMb(mem.external_bytes!)}), readers ${fmtMb(mem.readers_rss_bytes!)}`);
-    let idle = 0;
+    const justAfter = await treeRss(child.pid!);
+    // At rest: idle for half a minute (V8 and the allocator give memory back on their own schedule),
+    // then the median of ten samples over five seconds.
+    await sleep(30_000);
+    const samples: number[] = [];
     for (let i = 0; i < 10; i++) {
-      idle = Math.max(idle, await treeRss(child.pid!));
-      await sleep(300);
+      samples.push(await treeRss(child.pid!));
+      await sleep(500);
     }
+    const idle = samples.sort((a, b) => a - b)[5]!;
+    const mem = ((await api('/admin/v1/metrics', { admin: true })).body as unknown as { memory: Record<string, number> }).memory;
+    console.log(`right after the demo reports were read: ${fmtMb(justAfter)}`);
+    console.log(`at rest: service ${fmtMb(mem.rss_bytes!)} (JS heap ${fmtMb(mem.heap_used_bytes!)}, outside the heap ${fmtMb(mem.external_bytes!)}), readers ${fmtMb(mem.readers_rss_bytes!)}`);
 
     // Sample memory and /healthz from here on.
     let peak = idle;

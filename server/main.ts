@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config';
 import { resolveSecrets } from './secrets';
 import { Supervisor, type ChildSpec } from './supervisor';
+import { buildServer } from './build';
+import { nodeEntry } from './lib/entries';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const script = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 function newestSourceMtime(dir: string): number {
   let newest = 0;
@@ -40,6 +41,7 @@ async function main() {
   const config = loadConfig();
   const { secrets, generated, file } = resolveSecrets(config);
   ensureDashboardBuilt();
+  buildServer(); // the parts run from bundles on plain Node (see server/lib/entries.ts)
 
   const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;
   const serviceUrl = config.SERVICE_BASE_URL ?? `http://${host}:${config.SERVICE_PORT}`;
@@ -47,11 +49,11 @@ async function main() {
   const env = { ...process.env, ...secrets, DATA_DIR: config.dataDir };
   const specs: ChildSpec[] = [];
   if (!config.SERVICE_BASE_URL) {
-    specs.push({ name: 'service', script: script('./service/main.ts'), env, healthUrl: `${serviceUrl}/healthz` });
+    specs.push({ name: 'service', ...nodeEntry('service', true), env, healthUrl: `${serviceUrl}/healthz` });
   }
   specs.push({
     name: 'bff',
-    script: script('./bff/main.ts'),
+    ...nodeEntry('bff', true),
     env: {
       ...env,
       SERVICE_BASE_URL: serviceUrl,

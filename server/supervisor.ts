@@ -4,6 +4,8 @@ import readline from 'node:readline';
 export interface ChildSpec {
   name: string;
   script: string;
+  /** Node's flags before the script (tsx's loader when it runs from source). */
+  execArgv: string[];
   env: NodeJS.ProcessEnv;
   healthUrl: string;
 }
@@ -24,7 +26,7 @@ export class Supervisor {
   constructor(private readonly onFatal: (message: string) => void) {}
 
   start(spec: ChildSpec) {
-    const child = spawn(process.execPath, ['--import', 'tsx', spec.script], {
+    const child = spawn(process.execPath, [...spec.execArgv, spec.script], {
       // Two malloc arenas instead of one per thread: the same speed for a Node process, and ~60 MB
       // less resident memory at rest (bench/hostile.ts); an operator's own setting wins.
       env: { MALLOC_ARENA_MAX: '2', ...spec.env },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
+import { repoPath } from '../lib/entries';
 import { loadConfig } from '../config';
 import { runServerProcess } from '../lib/serverProcess';
 import { openStore } from '../store/db';
@@ -7,8 +7,8 @@ import { buildBffApp, bffLoggerRedact } from './app';
 import { ensureFirstAdmin } from './auth/staff';
 import { bffSchema } from './db/schema';
 
-const migrationsFolder = fileURLToPath(new URL('./db/migrations', import.meta.url));
-const distDir = fileURLToPath(new URL('../../dist', import.meta.url));
+const migrationsFolder = repoPath('server/bff/db/migrations');
+const distDir = repoPath('dist');
 
 /** The BFF process: its own store, the first admin, the dashboard and /api. */
 async function main() {

@@ -8,13 +8,13 @@ import { serviceSchema } from './db/schema';
 import { demoTeam } from './seed/demo';
 import { seedStore } from './seed/seedProcess';
 import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { nodeEntry, repoPath } from '../lib/entries';
 import { ensureWebhookDispatcher } from './webhooks/dispatcher';
 import { WEBHOOK_DELIVER_KIND } from './webhooks/kinds';
 import { PARSE_JOB_KIND } from './domain/parser/create';
 import { parsePerTeam, ReaderPool } from './sandbox/readerPool';
 
-const migrationsFolder = fileURLToPath(new URL('./db/migrations', import.meta.url));
+const migrationsFolder = repoPath('server/service/db/migrations');
 
 /** The service process: open and migrate its store, seed the demo team when empty, serve. */
 async function main() {
@@ -66,8 +66,8 @@ async function main() {
 }
 
 function runSeedProcess(): Promise<void> {
-  const script = fileURLToPath(new URL('./seed/seedProcess.ts', import.meta.url));
-  const child = fork(script, [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const { script, execArgv } = nodeEntry('seed');
+  const child = fork(script, [], { execArgv, stdio: 'inherit' });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`seeding the demo team failed (exit ${code})`))));

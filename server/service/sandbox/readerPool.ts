@@ -1,7 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeEntry } from '../../lib/entries';
 import type { ParseOptions, ParseOutcome } from '../parser/types';
 import { residentBytes } from './processMemory';
 import type { ChildMessage, ParentMessage } from './protocol';
@@ -32,7 +31,7 @@ export interface ReaderPoolOptions {
   jobTimeMs?: number;
   /** An idle reader exits after this, releasing the OCR engine and pdfjs. */
   idleMs?: number;
-  /** The reader's entry point; tests use stand-ins that crash or hang. */
+  /** The reader's entry point (TypeScript, run through tsx); tests use stand-ins that crash or hang. */
   childScript?: string;
 }
 
@@ -56,9 +55,6 @@ const RETIRE_SHARE = 0.6;
 
 export const DEFAULT_READERS = Math.max(1, Math.min(4, os.availableParallelism()));
 
-const require = createRequire(import.meta.url);
-const TSX = pathToFileURL(require.resolve('tsx')).href;
-const CHILD = fileURLToPath(new URL('./readerChild.ts', import.meta.url));
 
 interface Reader {
   child: ChildProcess;
@@ -95,7 +91,7 @@ export class ReaderPool {
     this.pageTimeMs = opts.pageTimeMs ?? 60_000;
     this.jobTimeMs = opts.jobTimeMs ?? 240_000;
     this.idleMs = opts.idleMs ?? 20_000;
-    this.childScript = opts.childScript ?? CHILD;
+    this.childScript = opts.childScript ?? '';
   }
 
   stats(): ReaderPoolStats {
@@ -168,8 +164,9 @@ export class ReaderPool {
     // No secrets and no database address in a reader's environment: it reads bytes, nothing else.
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, NODE_ENV: process.env.NODE_ENV, MALLOC_ARENA_MAX: '2' };
     const heapMb = Math.max(128, Math.floor(this.memoryLimit / MB / 2));
-    const child = fork(this.childScript, [], {
-      execArgv: ['--import', TSX, `--max-old-space-size=${heapMb}`, '--expose-gc'],
+    const entry = this.childScript ? { script: this.childScript, execArgv: nodeEntry('reader', false).execArgv } : nodeEntry('reader');
+    const child = fork(entry.script, [], {
+      execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`, '--expose-gc'],
       env,
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],

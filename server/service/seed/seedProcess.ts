@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../config';
+import { repoPath } from '../../lib/entries';
 import { seededRandom } from '../../lib/random';
 import { openStore, type Store } from '../../store/db';
 import { serviceSchema, type ServiceSchema } from '../db/schema';
@@ -9,7 +9,7 @@ import { startLabCatalogue } from './labCatalogue';
 import { seedDemoLabReports } from './demoLabReports';
 import { seedDemoOrders } from './demoOrders';
 
-const migrationsFolder = fileURLToPath(new URL('../db/migrations', import.meta.url));
+const migrationsFolder = repoPath('server/service/db/migrations');
 
 /** The catalogue, and the demo team with its orders and reports, each only where missing. */
 export async function seedStore(db: Store<ServiceSchema>['db'], demoApiKey: string | undefined): Promise<void> {
@@ -31,7 +31,7 @@ export async function seedStore(db: Store<ServiceSchema>['db'], demoApiKey: stri
  * of garbage and grows the embedded store's WebAssembly memory, which never shrinks, so the
  * service would otherwise serve at several times its resting size.
  */
-async function run() {
+export async function seedInOwnProcess() {
   const config = loadConfig();
   const store = await openStore({ part: 'service', schema: serviceSchema, migrationsFolder, databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   try {
@@ -41,12 +41,3 @@ async function run() {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  run().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(`service: seeding failed: ${err instanceof Error ? err.message : String(err)}`);
-      process.exit(1);
-    },
-  );
-}
