@@ -36,8 +36,3 @@ export function withTimeout<T>(work: Promise<T>, ms: number, what: string, onTim
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new Error('aborted');
 }
-
-export function errorText(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return typeof err === 'string' ? err : 'unknown error';
-}

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'tesseract.js';
-import { errorText, ParseFailure, withTimeout } from './failure';
+import { ParseFailure, withTimeout } from './failure';
 import type { PageText, TextItem } from './types';
 
 /**
@@ -27,8 +27,6 @@ const RECOGNIZE_TIMEOUT_MS = 90_000;
 let worker: Promise<Worker> | undefined;
 /** Recognitions run one after another on the one worker. */
 let queue: Promise<unknown> = Promise.resolve();
-/** The last error the worker reported through errorHandler (tesseract.js would otherwise throw it). */
-let lastWorkerError: string | undefined;
 
 function getWorker(): Promise<Worker> {
   if (!worker) {
@@ -42,9 +40,8 @@ function getWorker(): Promise<Worker> {
         // Read the model from langPath every time a worker starts; never write a cache copy.
         cacheMethod: 'none',
         logger: () => {},
-        errorHandler: (err: unknown) => {
-          lastWorkerError = errorText(err);
-        },
+        // tesseract.js would otherwise throw the worker's error where nothing catches it.
+        errorHandler: () => {},
       });
       return w;
     })();
@@ -91,9 +88,8 @@ async function recognizeNow(png: Buffer, pageNumber: number, size: { width: numb
   try {
     w = await getWorker();
   } catch (err) {
-    throw new ParseFailure(err instanceof ParseFailure ? err.reason : `the OCR engine could not start: ${errorText(err)}`);
+    throw new ParseFailure(err instanceof ParseFailure ? err.reason : `the OCR engine could not start, so page ${pageNumber} was not read; upload the report again later`);
   }
-  lastWorkerError = undefined;
   try {
     const job = (async () => {
       // Tesseract guesses the resolution otherwise (and says so on stdout). For a photo or scan the
@@ -108,7 +104,8 @@ async function recognizeNow(png: Buffer, pageNumber: number, size: { width: numb
   } catch (err) {
     await dropWorker();
     if (err instanceof ParseFailure) throw err;
-    throw new ParseFailure(`OCR of page ${pageNumber} failed: ${lastWorkerError ?? errorText(err)}`);
+    // The engine's own words (a stack message, an internal error) mean nothing to a reviewer.
+    throw new ParseFailure(`page ${pageNumber} could not be read by OCR (the image may be damaged)`);
   }
 }
 

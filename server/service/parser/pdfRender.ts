@@ -1,6 +1,6 @@
 import type { Canvas } from '@napi-rs/canvas';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
-import { errorText, ParseFailure, withTimeout } from './failure';
+import { ParseFailure, withTimeout } from './failure';
 import { loadCanvas } from './imagePrep';
 import { MAX_PAGE_SIDE_POINTS, ocrScale } from './limits';
 
@@ -46,7 +46,7 @@ export async function renderPage(page: PDFPageProxy, pageNumber: number): Promis
     await withTimeout(task.promise, RENDER_TIMEOUT_MS, `rendering page ${pageNumber} for OCR`, () => task.cancel());
   } catch (err) {
     if (err instanceof ParseFailure) throw err;
-    throw new ParseFailure(`page ${pageNumber} could not be rendered for OCR: ${errorText(err)}`);
+    throw new ParseFailure(`page ${pageNumber} could not be drawn for OCR (the page may be damaged)`);
   }
   return { canvas, dpi: scale * 72 };
 }

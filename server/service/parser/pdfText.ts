@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as PdfjsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
-import { errorText, ParseFailure, withTimeout } from './failure';
+import { ParseFailure, withTimeout } from './failure';
 import { MAX_PAGES, MAX_PDF_IMAGE_PIXELS } from './limits';
 import { checkInflatedSizes } from './pdfStreams';
 import type { PageText, TextItem } from './types';
@@ -81,7 +81,7 @@ function openFailureReason(err: unknown): string {
     return 'the PDF is encrypted (password-protected); upload a copy without a password';
   }
   if (name === 'InvalidPDFException') return 'the file is not a valid PDF (its structure could not be read)';
-  return `the PDF could not be opened: ${errorText(err)}`;
+  return 'the PDF could not be opened (its structure is damaged); upload a new copy of the report';
 }
 
 /**
@@ -96,7 +96,7 @@ export async function pageText(page: PDFPageProxy, pageNumber: number): Promise<
     content = await withTimeout(page.getTextContent(), PAGE_TIMEOUT_MS, `reading the text of page ${pageNumber}`);
   } catch (err) {
     if (err instanceof ParseFailure) throw err;
-    throw new ParseFailure(`the text of page ${pageNumber} could not be read: ${errorText(err)}`);
+    throw new ParseFailure(`the text of page ${pageNumber} could not be read (the page may be damaged)`);
   }
   const items: TextItem[] = [];
   let chars = 0;

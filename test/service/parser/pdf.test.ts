@@ -4,7 +4,8 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../server/lib/random';
-import { parseLabReport } from '../../../server/service/parser';
+import { parseLabReport, UNEXPECTED_FAILURE } from '../../../server/service/parser';
+import { deeplyNestedPdf } from '../../fixtures/hostileFiles';
 import { openPdf, pageText } from '../../../server/service/parser/pdfText';
 import { sniffUpload } from '../../../server/service/parser/sniff';
 import { brokenPdf, encryptedPdf, textFile } from '../../fixtures/lab-reports/special';
@@ -64,6 +65,12 @@ describe('PDF text extraction', () => {
 });
 
 describe('PDFs that cannot be parsed fail with a reason, never a crash', () => {
+  it('a PDF built to overflow the reader\'s stack: a sentence for the reviewer, never the engine\'s own message', async () => {
+    const outcome = await parseLabReport(deeplyNestedPdf(100_000));
+    expect(outcome).toEqual({ ok: false, failureReason: UNEXPECTED_FAILURE });
+    if (!outcome.ok) expect(outcome.failureReason).not.toMatch(/stack|Maximum|exceeded|Error/);
+  });
+
   it('a broken PDF', async () => {
     expect(await parseLabReport(brokenPdf(seededRandom(1)))).toEqual({ ok: false, failureReason: 'The file is not a valid PDF (its structure could not be read).' });
   });
