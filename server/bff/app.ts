@@ -1,3 +1,4 @@
+import { withSafeSerializers } from '../lib/logging';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -18,7 +19,7 @@ import { auditEventsResource } from './resources/auditEvents';
 import { labAccountsResource } from './resources/labAccounts';
 import { labsResource, labTestsResource } from './resources/labTests';
 import { markersResource } from './resources/markers';
-import { ordersResource, pathOnlyLogSerializers } from './resources/orders';
+import { ordersResource } from './resources/orders';
 import { parserJobsResource } from './resources/parserJobs';
 import { usersResource } from './resources/users';
 import { webhookDeliveriesResource } from './resources/webhookDeliveries';
@@ -48,7 +49,8 @@ export const bffLoggerRedact = ['req.headers.cookie', 'req.headers["x-csrf-token
 
 export async function buildBffApp(opts: BffAppOptions) {
   const policy = opts.sessionPolicy ?? DEFAULT_SESSION_POLICY;
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 12 * 1024 * 1024 }).withTypeProvider<ZodTypeProvider>();
+  // Route patterns and ids, never URLs or values: see server/lib/logging.ts.
+  const app = Fastify({ logger: withSafeSerializers(opts.logger ?? false), bodyLimit: 12 * 1024 * 1024 }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -91,19 +93,19 @@ export async function buildBffApp(opts: BffAppOptions) {
       api.addHook('preHandler', requireSession);
       await api.register(usersResource(client), { prefix: '/users' });
       await api.register(auditEventsResource, { prefix: '/audit-events' });
-      await api.register(ordersResource(client), { prefix: '/orders', logSerializers: pathOnlyLogSerializers });
+      await api.register(ordersResource(client), { prefix: '/orders' });
       await api.register(labAccountsResource(client), { prefix: '/lab-accounts' });
       await api.register(markersResource(client), { prefix: '/markers' });
       await api.register(labTestsResource(client), { prefix: '/lab-tests' });
       await api.register(labsResource(client), { prefix: '/labs' });
       // Full paths (/appointments/..., /orders/:id/appointment/...): the actions sit under the
       // orders' URLs but are the appointments' routes. Addresses and notes: path-only log lines.
-      await api.register(appointmentsResource(client), { logSerializers: pathOnlyLogSerializers });
+      await api.register(appointmentsResource(client));
       // Uploads stream through (the scope reads multipart bodies itself); filters may carry ids only,
       // but the log lines still name the path alone.
-      await api.register(parserJobsResource(client), { prefix: '/parser-jobs', logSerializers: pathOnlyLogSerializers });
-      await api.register(webhookEndpointsResource(client), { prefix: '/webhook-endpoints', logSerializers: pathOnlyLogSerializers });
-      await api.register(webhookDeliveriesResource(client), { prefix: '/webhook-deliveries', logSerializers: pathOnlyLogSerializers });
+      await api.register(parserJobsResource(client), { prefix: '/parser-jobs' });
+      await api.register(webhookEndpointsResource(client), { prefix: '/webhook-endpoints' });
+      await api.register(webhookDeliveriesResource(client), { prefix: '/webhook-deliveries' });
       // Unknown /api routes too: 401 without a session, 403 without the CSRF token, then 404.
       api.setNotFoundHandler({ preHandler: requireSession }, async (req) => {
         throw new BffError(404, `No route ${req.method} ${req.url.split('?')[0]}`);

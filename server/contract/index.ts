@@ -7,3 +7,4 @@ export * from './orders';
 export * from './appointments';
 export * from './webhooks';
 export * from './parser';
+export * from './text';

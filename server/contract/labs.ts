@@ -49,7 +49,10 @@ export type LabAccount = z.infer<typeof LabAccount>;
 
 export const LabAccountsQuery = z.object({
   lab_account_id: Uuid.optional(),
-  status: z.string().max(40).optional().describe('active, pending, suspended'),
+  status: z
+    .preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(LAB_ACCOUNT_STATUSES))
+    .optional()
+    .describe('Case-insensitive'),
 });
 export const LabAccountsResponse = z.object({ data: z.array(LabAccount) });
 
@@ -155,7 +158,7 @@ export type LabTest = z.infer<typeof LabTest>;
 
 export const LabTestsQuery = z.object({
   lab_slug: z.string().max(64).optional(),
-  collection_method: z.string().max(40).optional(),
+  collection_method: z.enum(COLLECTION_METHODS).optional(),
   status: z.string().max(40).optional(),
   name: z.string().max(200).optional(),
   generation_method: z.enum(['auto', 'manual', 'all']).default('manual'),

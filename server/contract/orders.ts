@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DateTime, hasNoNul, NO_NUL_MESSAGE, Uuid } from './common';
-import { BillingType, CollectionMethod, LabTest, UsState } from './labs';
+import { BillingType, COLLECTION_METHODS, CollectionMethod, LabTest, UsState } from './labs';
 
 /** Free text: at most 1000 characters (clinical notes, access notes). */
 export const NOTES_MAX = 1000;
@@ -221,10 +221,10 @@ export const OrdersQuery = z.object({
   end_date: z.string().max(40).optional().describe('Created at or before'),
   updated_start_date: z.string().max(40).optional(),
   updated_end_date: z.string().max(40).optional(),
-  status: repeated(z.string().max(60)).describe('Low-level status, repeatable'),
+  status: repeated(z.enum(ORDER_LOW_LEVEL_STATUSES)).describe('Low-level status, repeatable'),
   order_key: z.enum(['created_at', 'patient_name', 'last_status']).default('created_at'),
   order_direction: z.enum(['asc', 'desc']).default('desc'),
-  order_type: repeated(z.string().max(40)).describe('Collection method, repeatable'),
+  order_type: repeated(z.enum(COLLECTION_METHODS)).describe('Collection method, repeatable'),
   user_id: Uuid.optional(),
   patient_name: z.string().max(200).optional(),
   order_ids: repeated(Uuid),

@@ -107,13 +107,13 @@ const boolText = z
 
 export const ParsingJobsQuery = z.object({
   status: z
-    .union([z.string().max(40), z.array(z.string().max(40)).max(10)])
+    .union([z.enum(PARSING_JOB_STATUSES), z.array(z.enum(PARSING_JOB_STATUSES)).max(10)])
     .optional()
     .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]))
     .describe('Repeatable'),
   needs_human_review: boolText.optional(),
   is_reviewed: boolText.optional(),
-  stage: z.string().max(40).optional(),
+  stage: z.enum(PARSING_JOB_STAGES).optional(),
   user_id: z.uuid().optional(),
   order: z.enum(['asc', 'desc']).default('desc').describe('By creation time; the review queue reads oldest first (asc)'),
   limit: z.coerce.number().int().min(1).max(PARSER_LIST_MAX_LIMIT).default(PARSER_LIST_DEFAULT_LIMIT),

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { withSafeSerializers } from '../lib/logging';
 import type { Database } from '../store/db';
 import { adminRoutes } from './admin/teams';
 import type { ServiceSchema } from './db/schema';
@@ -10,6 +11,7 @@ import { providerLogoSvg } from './domain/providers';
 import { persistentSecret } from './domain/settings';
 import apiKeyAuth from './plugins/apiKeyAuth';
 import errors from './plugins/errors';
+import textRule from './plugins/textRule';
 import openapi from './plugins/openapi';
 import timeseriesRoutes from './v2/timeseries';
 import usersRoutes from './v2/users';
@@ -47,7 +49,8 @@ export const serviceLoggerRedact = ['req.headers["x-service-api-key"]', 'req.hea
 
 export async function buildServiceApp(opts: ServiceAppOptions) {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    // Route patterns and ids, never URLs or values: see server/lib/logging.ts.
+    logger: withSafeSerializers(opts.logger ?? false),
     // Path parameters carry client_user_id (up to 255 characters), beyond the router's default of 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     // A malformed or over-long path is invalid input like any other: 422 in the one error shape.
@@ -70,6 +73,7 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
     }, { name: 'db' }),
   );
   await app.register(errors);
+  await app.register(textRule);
   await app.register(openapi);
 
   app.get('/healthz', { schema: { hide: true }, logLevel: 'silent' }, async () => ({ status: 'ok' }));

@@ -1,4 +1,5 @@
 import { loadConfig } from '../config';
+import { safeError } from '../lib/logging';
 import { runServerProcess } from '../lib/serverProcess';
 import { openStore } from '../store/db';
 import { JobWorker } from '../store/jobs';
@@ -42,7 +43,7 @@ async function main() {
   await ensureWebhookDispatcher(store.db);
   const handlers = jobHandlers(store.db, { webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS }, parse: readers.parse });
   const onError = (kind: string, err: unknown) =>
-    app.log.warn({ kind, err: err instanceof Error ? err.message : String(err) }, 'background job failed');
+    app.log.warn({ kind, err: safeError(err) }, 'background job failed');
   const worker = new JobWorker(store.db, handlers, { onError, excludeKinds: [WEBHOOK_DELIVER_KIND, PARSE_JOB_KIND] });
   // Webhook attempts wait on receivers (up to 10 s each): workers of their own, so a slow receiver
   // never holds up a booking or the order lifecycle, and one hanging receiver not every delivery.

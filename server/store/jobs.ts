@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { safeError } from '../lib/logging';
 import { jobs } from '../service/db/schema';
 
 // Any drizzle database or transaction over a schema with the jobs table.
@@ -164,7 +165,8 @@ export class JobWorker {
       }
     } catch (err) {
       this.opts.onError?.(job.kind, err);
-      const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+      // Kept for operators, without values (a failed query's parameters are patient data).
+      const message = safeError(err).message.slice(0, 500);
       if (job.attempts >= job.max_attempts) {
         await this.db.execute(sql`UPDATE ${jobs} SET failed_at = now(), last_error = ${message}, locked_until = NULL,
           locked_by = NULL WHERE id = ${job.id}`);

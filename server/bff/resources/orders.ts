@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { ORDERS_MAX_SIZE, type Order } from '../../contract';
 import { audit } from '../audit/audit';
@@ -18,19 +18,6 @@ const IdParams = z.object({ id: z.string().min(1).max(100) });
 /** What the service accepts as an idempotency key is its business; the BFF only refuses junk. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 export const IDEMPOTENCY_HEADER = 'x-idempotency-key';
-
-/**
- * Orders carry patient details: log lines of these routes name the route, never the query string
- * (a search may be a patient's name) and, as everywhere, never a body.
- */
-export const pathOnlyLogSerializers = {
-  req: (req: FastifyRequest) => ({
-    method: req.method,
-    url: (req.url ?? '').split('?')[0],
-    remoteAddress: req.ip,
-  }),
-  // Fastify's types say a serializer returns a string; pino (which runs them) takes any value.
-} as unknown as Record<string, (value: unknown) => string>;
 
 const notFound = () => new BffError(404, 'Order not found');
 

@@ -41,7 +41,9 @@ async function errorsPlugin(app: FastifyInstance) {
       return reply.status(422).send({ detail });
     }
     if (isResponseSerializationError(error)) {
-      request.log.error({ err: error.cause?.issues }, 'response did not match its contract');
+      // Paths and codes of the mismatches, never the values that did not match.
+      const issues = (error.cause?.issues ?? []).map((i: { path?: unknown; code?: unknown }) => ({ path: i.path, code: i.code }));
+      request.log.error({ issues }, 'response did not match its contract');
       return reply.status(500).send({ detail: 'Internal server error' });
     }
     const status = error.statusCode ?? 500;

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { textIssues } from '../../../contract';
 import { Invalid, ServiceError } from '../../domain/errors';
 import type { Upload } from '../../domain/parser/create';
 
@@ -42,6 +43,9 @@ export async function readUpload(req: FastifyRequest): Promise<ParsedUpload> {
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) throw new Invalid(['body'], e.message ?? 'malformed multipart body', 'value_error.multipart');
     throw err;
   }
+  // The contract's text rule, for the fields (and the file's name) a multipart body carries.
+  const issue = textIssues({ ...fields, ...(file ? { file: file.filename } : {}) }, ['body'])[0];
+  if (issue) throw new Invalid(issue.loc, issue.msg, issue.type);
   if (!file) throw new Invalid(['body', 'file'], 'field required', 'missing');
   const userId = UserId.safeParse(fields.user_id);
   if (fields.user_id === undefined) throw new Invalid(['body', 'user_id'], 'field required', 'missing');
