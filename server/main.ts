@@ -7,6 +7,8 @@ import { ConfigError, loadConfig } from './config';
 import { resolveSecrets } from './secrets';
 import { Supervisor, type ChildSpec } from './supervisor';
 import { buildServer } from './build';
+import { childEnvs } from './childEnv';
+import { ownerOnlyFiles } from './lib/serverProcess';
 import { nodeEntry } from './lib/entries';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -38,6 +40,7 @@ function ensureDashboardBuilt() {
 }
 
 async function main() {
+  ownerOnlyFiles(); // the embedded stores and secrets.json; the parts inherit it
   const config = loadConfig();
   const { secrets, generated, file } = resolveSecrets(config);
   ensureDashboardBuilt();
@@ -46,21 +49,12 @@ async function main() {
   const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;
   const serviceUrl = config.SERVICE_BASE_URL ?? `http://${host}:${config.SERVICE_PORT}`;
   const dashboardUrl = `http://${host}:${config.PORT}`;
-  const env = { ...process.env, ...secrets, DATA_DIR: config.dataDir };
+  const envs = childEnvs(config, secrets, serviceUrl);
   const specs: ChildSpec[] = [];
-  if (!config.SERVICE_BASE_URL) {
-    specs.push({ name: 'service', ...nodeEntry('service', true), env, healthUrl: `${serviceUrl}/healthz` });
+  if (envs.service) {
+    specs.push({ name: 'service', ...nodeEntry('service', true), env: envs.service, healthUrl: `${serviceUrl}/healthz` });
   }
-  specs.push({
-    name: 'bff',
-    ...nodeEntry('bff', true),
-    env: {
-      ...env,
-      SERVICE_BASE_URL: serviceUrl,
-      SERVICE_API_KEY: config.SERVICE_BASE_URL ? config.SERVICE_API_KEY : secrets.DEMO_API_KEY,
-    },
-    healthUrl: `${dashboardUrl}/healthz`,
-  });
+  specs.push({ name: 'bff', ...nodeEntry('bff', true), env: envs.bff, healthUrl: `${dashboardUrl}/healthz` });
 
   const supervisor = new Supervisor((message) => {
     console.error(`[labdesk] ${message}`);

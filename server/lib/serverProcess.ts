@@ -1,3 +1,4 @@
+import { isMainThread } from 'node:worker_threads';
 import { ConfigError } from '../config';
 import { DirLockedError } from '../store/lock';
 import { EXIT_CANNOT_START } from '../supervisor';
@@ -10,7 +11,13 @@ interface Closable {
  * Runs one part's process: start it, close its server and then its store on SIGTERM/SIGINT, and
  * tell the supervisor whether a start-up failure is worth a restart.
  */
+/** Files this process creates (the embedded store, secrets.json) are its owner's alone; children inherit it. */
+export function ownerOnlyFiles(): void {
+  if (isMainThread) process.umask(0o077); // worker threads share the process's umask and may not set it
+}
+
 export function runServerProcess(name: string, start: () => Promise<{ app: Closable; store: Closable }>) {
+  ownerOnlyFiles();
   start()
     .then(({ app, store }) => {
       let closing = false;

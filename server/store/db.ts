@@ -7,6 +7,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { acquireDirLock } from './lock';
+import { restrictToOwner } from './ownerOnly';
 
 export type Database<TSchema extends Record<string, unknown>> = PgDatabase<PgQueryResultHKT, TSchema>;
 
@@ -67,13 +68,19 @@ export async function openStore<TSchema extends Record<string, unknown>>(
   let client: PGlite;
   if (opts.dataDir) {
     const dir = path.join(opts.dataDir, opts.part);
-    release = acquireDirLock(dir, opts.part);
+    restrictToOwner(dir);
+    const unlock = acquireDirLock(dir, opts.part);
+    release = () => {
+      restrictToOwner(dir); // files the store created while open
+      unlock();
+    };
     client = new PGlite(path.join(dir, 'pgdata'), { startParams: EMBEDDED_START_PARAMS });
   } else {
     client = new PGlite({ startParams: EMBEDDED_START_PARAMS });
   }
   try {
     await client.waitReady;
+    if (opts.dataDir) restrictToOwner(path.join(opts.dataDir, opts.part)); // files the first start created
     const db = drizzlePglite(client, { schema: opts.schema });
     await migratePglite(db, migrationConfig);
     return {
