@@ -53,6 +53,15 @@ export async function buildBffApp(opts: BffAppOptions) {
   const app = Fastify({ logger: withSafeSerializers(opts.logger ?? false), bodyLimit: 12 * 1024 * 1024 }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // /api answers carry patient data: no cache keeps one unless a route says otherwise. The
+  // dashboard's files set their own (hashed assets may be cached; the shell is revalidated).
+  app.addHook('onSend', async (_req, reply) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+  // Source maps are not built for production; should one be left in the folder, it is not served.
+  app.addHook('onRequest', async (req) => {
+    if (/\.map$/i.test(req.url.split('?')[0] ?? '')) throw new BffError(404, 'Not found');
+  });
 
   await app.register(
     fp(

@@ -76,6 +76,12 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
   await app.register(textRule);
   await app.register(openapi);
 
+  // Answers carry patient data: no cache (browser, proxy or CDN) keeps one, unless a route says
+  // otherwise (a provider's logo).
+  app.addHook('onSend', async (_req, reply) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
   app.get('/healthz', { schema: { hide: true }, logLevel: 'silent' }, async () => ({ status: 'ok' }));
   app.get<{ Params: { slug: string } }>('/v2/providers/:slug/logo.svg', { schema: { hide: true } }, async (req, reply) => {
     const svg = providerLogoSvg(req.params.slug);

@@ -24,6 +24,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>');
   fs.mkdirSync(path.join(staticDir, 'assets'));
   fs.writeFileSync(path.join(staticDir, 'assets', 'app.js'), 'console.log("app")');
+  fs.writeFileSync(path.join(staticDir, 'assets', 'app.js.map'), '{"version":3,"sources":["../src/App.tsx"]}');
   bff = await startBff('pglite', { serviceBaseUrl: service.url, serviceApiKey: service.team.apiKey, app: { staticDir } });
 });
 afterAll(async () => {
@@ -84,6 +85,27 @@ describe('security headers', () => {
     const r = await bff.get('/api/auth/me');
     expect(r.status).toBe(401);
     expect(csp(r.headers['content-security-policy']).get('default-src')).toBe("'self'");
+  });
+});
+
+describe('caching and source maps', () => {
+  it('answers with patient data are never cached; the dashboard\'s own files may be', async () => {
+    const session = await bff.login('coordinator');
+    for (const url of ['/api/auth/me', '/api/users', `/api/users/${userId}`, `/api/users/${userId}/mindfulness-minutes?start_date=2026-05-01&end_date=2026-05-07`]) {
+      const r = await bff.get(url, session);
+      expect(r.status, url).toBe(200);
+      expect(r.headers['cache-control'], url).toBe('no-store');
+    }
+    expect((await bff.get('/api/users', undefined)).headers['cache-control']).toBe('no-store'); // the 401 too
+    const asset = await bff.request({ method: 'GET', url: '/assets/app.js' });
+    expect(asset.status).toBe(200);
+    expect(asset.headers['cache-control']).not.toBe('no-store');
+  });
+
+  it('serves no source map, even one left in the build folder, and builds none', async () => {
+    expect((await bff.request({ method: 'GET', url: '/assets/app.js.map' })).status).toBe(404);
+    const viteConfig = (await import('../../vite.config')).default as { build?: { sourcemap?: unknown } };
+    expect(viteConfig.build?.sourcemap).toBe(false);
   });
 });
 

@@ -53,7 +53,15 @@ describe('webhook URL policy', () => {
     ]) {
       expect(isPrivateAddress(ip), ip).toBe(true);
     }
-    for (const ip of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '172.15.255.255', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+    // Every other special-purpose range: IPv4-compatible (::/96, which embeds any IPv4 address),
+    // IPv4-translated, local NAT64, Teredo and the IETF block, 6to4 and its relay, documentation, SRv6.
+    for (const ip of [
+      '::127.0.0.1', '::a00:1', '::8.8.8.8', '[::169.254.169.254]', '::ffff:0:10.0.0.1', '64:ff9b:1::a00:1', '2001::1', '2001:0:4136:e378::1',
+      '2001:10::1', '2002:a00:1::1', '2002:808:808::1', '192.88.99.1', '3fff::1', '5f00::1', '100::1', '2001:db8::1', 'fec0::1',
+    ]) {
+      expect(isPrivateAddress(ip), ip).toBe(true);
+    }
+    for (const ip of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '172.15.255.255', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2a00:1450:4001::1', '64:ff9b::808:808']) {
       expect(isPrivateAddress(ip), ip).toBe(false);
     }
   });
@@ -81,6 +89,8 @@ describe('webhook URL policy', () => {
       const no = await postWebhook(url, {}, '{}', { timeoutMs: 5000, allowPrivate: false });
       expect(no).toMatchObject({ statusCode: null, error: 'address not allowed' });
       expect(rx.received).toHaveLength(1);
+      // A public host over plain http: refused before any connection (events carry patient data).
+      expect(await postWebhook('http://93.184.216.34/hook', {}, '{}', { timeoutMs: 5000, allowPrivate: false })).toMatchObject({ statusCode: null, error: 'https required' });
     } finally {
       await rx.close();
     }

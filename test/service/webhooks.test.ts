@@ -145,6 +145,18 @@ describe.each(storeKinds)('webhook endpoints API (%s)', (kind) => {
     expect422(patched, ['body', 'url']);
   });
 
+  it('takes only https:// URLs unless the service allows plain http for local development', async () => {
+    for (const url of ['http://93.184.216.34/hooks', 'http://[2606:4700:4700::1111]/hooks']) {
+      const [issue] = expect422(await api().post(ENDPOINTS, { url }), ['body', 'url']);
+      expect(issue!.type, url).toBe('value_error.url.scheme');
+      expect(issue!.msg).toMatch(/https/);
+    }
+    const created = await api().post(ENDPOINTS, { url: 'https://93.184.216.34/hooks' });
+    expect(created.status).toBe(201);
+    expect422(await api().patch(`${ENDPOINTS}/${created.body.id}`, { url: 'http://93.184.216.34/hooks' }), ['body', 'url']);
+    expect((await openApi().post(ENDPOINTS, { url: 'http://93.184.216.34/hooks' })).status).toBe(201);
+  });
+
   it('changes an endpoint with PATCH: url, event types, description, disabled', async () => {
     const created = await api().post(ENDPOINTS, { url: 'https://93.184.216.34/a' });
     const id = created.body.id as string;

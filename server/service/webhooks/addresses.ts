@@ -15,6 +15,7 @@ for (const [net, prefix] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24], // IETF protocol assignments
   ['192.0.2.0', 24], // documentation
+  ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
   ['192.168.0.0', 16],
   ['198.18.0.0', 15], // benchmarking
   ['198.51.100.0', 24], // documentation
@@ -25,8 +26,13 @@ for (const [net, prefix] of [
   blocked.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
+  ['::', 96], // unspecified, loopback and IPv4-compatible (::a.b.c.d, deprecated: never a public target)
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT)
+  ['64:ff9b:1::', 48], // local-use IPv4/IPv6 translation
+  ['2001::', 23], // IETF protocol assignments: Teredo (2001::/32), benchmarking, ORCHID
+  ['2002::', 16], // 6to4: tunnels to an embedded IPv4 address, which may be internal
+  ['3fff::', 20], // documentation
+  ['5f00::', 16], // segment routing (SRv6) SIDs
   ['100::', 64], // discard
   ['2001:db8::', 32], // documentation
   ['fc00::', 7], // unique local

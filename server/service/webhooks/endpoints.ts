@@ -55,6 +55,13 @@ function present(row: EndpointRow): WebhookEndpoint {
 async function checkTarget(url: string, policy: EndpointPolicy) {
   const problem = await privateTargetProblem(url, { allowPrivate: policy.allowPrivateUrls });
   if (problem) throw new Invalid(['body', 'url'], problem, 'value_error.url.private');
+  if (!policy.allowPrivateUrls && new URL(url).protocol !== 'https:') {
+    throw new Invalid(
+      ['body', 'url'],
+      'must be an https:// URL: events carry patient data (plain http:// is allowed only with WEBHOOK_ALLOW_PRIVATE_URLS=true, for local development)',
+      'value_error.url.scheme',
+    );
+  }
 }
 
 async function endpointRow(db: Db, teamId: string, endpointId: string): Promise<EndpointRow> {

@@ -22,8 +22,12 @@ export interface PostResult {
 /** Answers are read (to free the connection) but never kept beyond this many bytes. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
+/** A delivery to an http:// URL while plain http is not allowed. */
+class PlainHttpNotAllowed extends Error {}
+
 function describeError(err: unknown): string {
   if (err instanceof AddressNotAllowed) return 'address not allowed';
+  if (err instanceof PlainHttpNotAllowed) return 'https required';
   const e = err as NodeJS.ErrnoException;
   if (e?.message === 'timeout') return 'timeout';
   switch (e?.code) {
@@ -64,6 +68,8 @@ export function postWebhook(rawUrl: string, headers: Record<string, string>, bod
   if (!opts.allowPrivate && ((isIP(host) && isPrivateAddress(host)) || isLocalHostName(host))) {
     return Promise.resolve(failed(new AddressNotAllowed(host)));
   }
+  // Payloads carry patient data: only over TLS, unless local development allows plain http.
+  if (!opts.allowPrivate && url.protocol !== 'https:') return Promise.resolve(failed(new PlainHttpNotAllowed()));
   const client = url.protocol === 'https:' ? https : http;
 
   return new Promise<PostResult>((resolve) => {
