@@ -11,6 +11,7 @@ import { can } from '../auth/permissions';
 import { LocalTimeLabel } from '../components/LocalTimeLabel';
 import { isInFlight, listPollInterval } from './jobState';
 import { ParserJobsEmpty } from './ParserJobsEmpty';
+import { ParserQueueLine } from './ParserQueueLine';
 import { ParserJobStageChip } from './ParserJobStageChip';
 import { ALL_SORT, ParserJobTabs, QUEUE_SORT } from './ParserJobTabs';
 import { ParsingProgress } from './ParsingProgress';
@@ -54,6 +55,7 @@ export const ParserJobList = () => {
       exporter={false}
       queryOptions={{ refetchInterval: (query) => listPollInterval(query.state.data?.data) }}
     >
+      <ParserQueueLine />
       <ParserJobTabs />
       <DataTable<ParserJobRecord> rowClick="show" bulkActionButtons={false} empty={<ParserJobsEmpty />}>
         <Column source="created_at" label={<LocalTimeLabel label="Uploaded" />}>

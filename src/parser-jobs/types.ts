@@ -20,3 +20,8 @@ export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const REVIEW_NOTES_MAX = 1000;
 /** Field lengths of LabReportResult (`text(n)` in the contract). */
 export const RESULT_LIMITS = { test_name: 300, value: 200, units: 60 } as const;
+
+/** `GET /api/parser-jobs/queue`: the team's parse queue, or `available: false` where the service does not say. */
+export type ParserQueueStatus =
+  | { available: false }
+  | { available: true; queued: number; parsing: number; oldestQueuedAt: string | null; oldestWaitSeconds: number | null; readers: number | null };

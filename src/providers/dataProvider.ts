@@ -9,7 +9,7 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import { HttpError, type GetListParams, type GetListResult } from 'react-admin';
 import { httpClient } from './httpClient';
 import type { AppointmentRecord, AvailabilityAnswer, CancellationReason } from '../appointments/types';
-import type { ParserJobRecord } from '../parser-jobs/types';
+import type { ParserJobRecord, ParserQueueStatus } from '../parser-jobs/types';
 import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
 import type { DateRange, LabdeskDataProvider, MindfulnessMinutes } from './types';
 
@@ -110,7 +110,11 @@ const appointmentCalls: Pick<
 // fit the CRUD mould. Errors keep the BFF's `code` (e.g. not_reviewable) in `body`.
 const enc = encodeURIComponent;
 
-const parserAndWebhookCalls: Pick<LabdeskDataProvider, 'reviewParserJob' | 'getWebhookEndpointSecret' | 'replayWebhookDelivery'> = {
+const parserAndWebhookCalls: Pick<LabdeskDataProvider, 'getParserQueue' | 'reviewParserJob' | 'getWebhookEndpointSecret' | 'replayWebhookDelivery'> = {
+  async getParserQueue() {
+    const { json } = await httpClient(`${API_URL}/parser-jobs/queue`);
+    return json as ParserQueueStatus;
+  },
   reviewParserJob: (jobId, body) => postJson<ParserJobRecord>(`${API_URL}/parser-jobs/${enc(jobId)}/review`, body),
   async getWebhookEndpointSecret(endpointId) {
     const { json } = await httpClient(`${API_URL}/webhook-endpoints/${enc(endpointId)}/secret`);

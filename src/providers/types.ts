@@ -13,7 +13,7 @@ import type {
   RequestBody,
   RescheduleBody,
 } from '../appointments/types';
-import type { ParserJobRecord, ReviewBody } from '../parser-jobs/types';
+import type { ParserJobRecord, ParserQueueStatus, ReviewBody } from '../parser-jobs/types';
 import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
 
 /** Roles the BFF knows today; unknown ones arrive as plain strings and get the least privilege. */
@@ -64,6 +64,8 @@ export interface LabdeskDataProvider extends DataProvider {
   requestAppointment(orderId: string, body: RequestBody): Promise<AppointmentRecord>;
   rescheduleAppointment(orderId: string, body: RescheduleBody): Promise<AppointmentRecord>;
   cancelAppointment(orderId: string, body: CancelBody): Promise<AppointmentRecord>;
+  /** The team's parse queue: reports waiting to be read and the oldest wait. */
+  getParserQueue(): Promise<ParserQueueStatus>;
   /** Approves (with the corrected results) or rejects a parser job waiting for review; answers the job. */
   reviewParserJob(jobId: string, body: ReviewBody): Promise<ParserJobRecord>;
   /** A webhook endpoint's signing secret (audited as a reveal). */

@@ -514,6 +514,34 @@ describe.each(storeKinds)('parser-jobs through the BFF (%s)', (kind) => {
     });
   });
 
+  describe('the parse queue', () => {
+    it("answers the team's queue for the list's status line, to everyone who may read jobs", async () => {
+      const before = await bff.get<{ available: boolean; queued: number }>('/api/parser-jobs/queue', s.lab_ops);
+      expect(before.status).toBe(200);
+      expect(before.headers['cache-control']).toBe('no-store');
+      await uploadPdf();
+      await uploadPdf();
+      const after = await bff.get<{ available: boolean; queued: number; parsing: number; oldestWaitSeconds: number | null }>('/api/parser-jobs/queue', s.reviewer);
+      // No parse worker runs in these suites: what is uploaded stays queued.
+      expect(after.body).toMatchObject({ available: true, queued: before.body.queued + 2, parsing: 0, oldestWaitSeconds: expect.any(Number) });
+      expect((await bff.get('/api/parser-jobs/queue', null as unknown as Session)).status).toBe(401);
+      expect((await bff.get('/api/parser-jobs/queue', s.unknown)).status).toBe(403);
+    });
+
+    it('says the queue is not available where the service has no such endpoint (another deployment)', async () => {
+      const fake = await startFakeUpstream(() => ({ status: 404, body: { detail: 'Not Found' } }));
+      try {
+        const app = await bff.buildApp({ serviceBaseUrl: fake.url });
+        const session = await bff.login('reviewer', app);
+        const r = await bff.get('/api/parser-jobs/queue', session, app);
+        expect(r.status).toBe(200);
+        expect(r.body).toEqual({ available: false });
+      } finally {
+        await fake.close();
+      }
+    });
+  });
+
   describe('another deployment', () => {
     it('caps what it forwards itself: a chunked upload past 10 MB + 64 KiB is cut off with 413 whatever the upstream does', async () => {
       // An upstream that reads every byte it gets and would accept anything; bytes counted per request.

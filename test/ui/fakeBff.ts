@@ -8,7 +8,7 @@ import type { AppointmentRecord } from '../../src/appointments/types';
 import type { LabAccountRecord } from '../../src/lab-accounts/types';
 import type { LabRecord, MarkerRecord } from '../../src/markers/types';
 import type { LabTestRecord, OrderRecord } from '../../src/orders/types';
-import type { ParserJobRecord } from '../../src/parser-jobs/types';
+import type { ParserJobRecord, ParserQueueStatus } from '../../src/parser-jobs/types';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../../src/webhook-endpoints/types';
 import type { MindfulnessMinutes, StaffUser } from '../../src/providers/types';
 import type { UserRecord } from '../../src/users/types';
@@ -1054,6 +1054,8 @@ export interface ParserOptions {
   uploadScript?: (job: ParserJobRecord) => Partial<ParserJobRecord>[];
   /** Uploads wait for the test to drive their progress (`bff.uploads[i]`). */
   holdUploads?: boolean;
+  /** What GET /api/parser-jobs/queue answers, one per call (the last repeats). Default: not reported. */
+  queue?: ParserQueueStatus[];
 }
 
 /** What the upload's multipart form carried, as the fake reads it. */
@@ -1271,6 +1273,10 @@ function createParser(options: FakeBffOptions, users: UserRecord[], session: () 
     if (method === 'POST' && path === '/api/parser-jobs') return upload(req);
     if (!PARSER_READ.includes(role())) return json(403, { message: 'Your role cannot read parser jobs' });
     if (method === 'GET' && path === '/api/parser-jobs') return list(req.query);
+    if (method === 'GET' && path === '/api/parser-jobs/queue') {
+      const answers = config.queue ?? [{ available: false }];
+      return json(200, answers.length > 1 ? answers.shift()! : answers[0]!);
+    }
     const match = path.match(/^\/api\/parser-jobs\/([^/]+)(\/file|\/review)?$/);
     if (!match) return null;
     const job = jobs.find((j) => j.id === decodeURIComponent(match[1] ?? ''));

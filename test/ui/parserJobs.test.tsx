@@ -18,6 +18,7 @@ import {
   type UploadForm,
 } from './fakeBff';
 import { renderApp } from './renderApp';
+import type { ParserQueueStatus } from '../../src/parser-jobs/types';
 
 type User = ReturnType<typeof userEvent.setup>;
 
@@ -81,6 +82,25 @@ describe('the parser jobs list', () => {
     expect(screen.getByRole('tab', { name: 'All jobs' })).toHaveAttribute('aria-selected', 'true');
     expect(await within(rows()[0]!).findByText('pt-7f3a2c91')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Upload a report' })).toBeInTheDocument();
+  });
+
+  it('says how many reports wait to be read and how long the oldest has waited, and updates itself', async () => {
+    const queue: ParserQueueStatus[] = [
+      { available: true, queued: 3, parsing: 1, oldestQueuedAt: day(7), oldestWaitSeconds: 150, readers: 2 },
+      { available: true, queued: 0, parsing: 0, oldestQueuedAt: null, oldestWaitSeconds: null, readers: 2 },
+    ];
+    open(COORDINATOR, '/parser-jobs', { parser: { queue } });
+    const line = await screen.findByTestId('parser-queue');
+    expect(line).toHaveTextContent('3 reports waiting to be read · 1 being read · the oldest has waited 3 min.');
+    expect(line).toHaveAttribute('role', 'status');
+    // The next poll (every 5 s) finds the queue empty.
+    await waitFor(() => expect(screen.getByTestId('parser-queue')).toHaveTextContent('Nothing waiting to be read.'), { timeout: 8000 });
+  });
+
+  it('shows no queue line where the service does not report its queue', async () => {
+    open(COORDINATOR, '/parser-jobs', { parser: { queue: [{ available: false }] } });
+    expect(await screen.findByText('done.png')).toBeInTheDocument();
+    expect(screen.queryByTestId('parser-queue')).not.toBeInTheDocument();
   });
 
   it('walks pages without a total (partial pagination)', async () => {

@@ -121,6 +121,25 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsync {
       return reply.headers(listHeaders(RESOURCE, params.range[0], result)).send(result.items);
     });
 
+    // The parse queue's depth and oldest wait, for the list's status line. A deployment of the
+    // service without the extension answers 404: then the dashboard simply shows no line.
+    app.get('/queue', { preHandler: canRead }, async () => {
+      try {
+        const q = await client.getParserQueue();
+        return {
+          available: true,
+          queued: q.queued,
+          parsing: q.parsing,
+          oldestQueuedAt: q.oldest_queued_at,
+          oldestWaitSeconds: q.oldest_wait_seconds,
+          readers: q.readers,
+        };
+      } catch (err) {
+        if (err instanceof UpstreamError && err.status === 404) return { available: false };
+        throw err;
+      }
+    });
+
     app.get('/:id', { preHandler: canRead }, async (req) => {
       const { id } = IdParams.parse(req.params);
       const job = await getJobOrNull(client, id);

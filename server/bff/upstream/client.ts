@@ -17,6 +17,7 @@ import {
   OrdersResponse,
   PaginatedUsers,
   ParsingJob,
+  ParserQueue,
   ParsingJobsResponse,
   PostOrderResponse,
   User,
@@ -279,6 +280,11 @@ export class ServiceClient {
   /** One page of the team's jobs (no `data` in the items); `next_cursor` null on the last page. */
   listParsingJobs(q: ParsingJobsListQuery) {
     return this.get('list parsing jobs', `/lab_report/v1/parser/jobs${queryString({ ...q })}`, ParsingJobsResponse);
+  }
+
+  /** The team's parse queue (an extension of this service; other deployments answer 404). */
+  getParserQueue() {
+    return this.get('get parser queue', '/lab_report/v1/parser/queue', ParserQueue);
   }
 
   getParsingJob(jobId: string) {
