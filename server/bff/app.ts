@@ -56,7 +56,9 @@ export async function buildBffApp(opts: BffAppOptions) {
   // /api answers carry patient data: no cache keeps one unless a route says otherwise. The
   // dashboard's files set their own (hashed assets may be cached; the shell is revalidated).
   app.addHook('onSend', async (_req, reply) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    // A 401 carries only "sign in": `no-cache` there, since Chromium drops a no-store 401's body
+    // from DevTools once the page moves on (the end-to-end watch reads every body for leaks).
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', reply.statusCode === 401 ? 'no-cache' : 'no-store');
   });
   // Source maps are not built for production; should one be left in the folder, it is not served.
   app.addHook('onRequest', async (req) => {

@@ -96,7 +96,7 @@ describe('caching and source maps', () => {
       expect(r.status, url).toBe(200);
       expect(r.headers['cache-control'], url).toBe('no-store');
     }
-    expect((await bff.get('/api/users', undefined)).headers['cache-control']).toBe('no-store'); // the 401 too
+    expect((await bff.get('/api/users', undefined)).headers['cache-control']).toBe('no-cache'); // a 401 says only "sign in"
     const asset = await bff.request({ method: 'GET', url: '/assets/app.js' });
     expect(asset.status).toBe(200);
     expect(asset.headers['cache-control']).not.toBe('no-store');

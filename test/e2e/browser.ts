@@ -49,6 +49,7 @@ export class PageWatch {
   readonly apiStatuses: string[] = [];
   /** Content types of the bodies searched (html, javascript, json, pdf...). */
   readonly checkedBodies: string[] = [];
+  private readonly pendingChecks = new Set<string>();
   /** Responses that could not be searched (should stay empty). */
   readonly checkErrors: string[] = [];
   /** Set once the browser is closing: responses still arriving then cannot be read any more. */
@@ -78,6 +79,8 @@ export class PageWatch {
       const url = res.url();
       if (!url.startsWith(`${origin}/`)) return;
       if (url.includes('/api/')) this.apiStatuses.push(`${res.status()} ${res.request().method()} ${url.slice(origin.length)}`);
+      const pending = `${res.request().method()} ${url.slice(origin.length)} (${res.status()})`;
+      this.pendingChecks.add(pending);
       this.responseChecks.push(
         (async () => {
           const headers = JSON.stringify(await res.allHeaders());
@@ -87,16 +90,26 @@ export class PageWatch {
           if (body === null) return;
           this.checkedBodies.push(res.headers()['content-type'] ?? '');
           if (body.toString('latin1').includes(secret)) this.leaks.push(`response body of ${url}`);
-        })().catch((err: unknown) => {
-          if (!this.closing) this.checkErrors.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);
-        }),
+        })()
+          .catch((err: unknown) => {
+            if (!this.closing) this.checkErrors.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);
+          })
+          .finally(() => this.pendingChecks.delete(pending)),
       );
     });
   }
 
-  /** Waits until every response seen so far has been searched. */
-  async settled(): Promise<void> {
-    await Promise.all(this.responseChecks);
+  /** Waits until every response seen so far has been searched; one whose body never comes is named, not waited on forever. */
+  async settled(timeoutMs = 30_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        for (const p of this.pendingChecks) this.checkErrors.push(`no body after ${timeoutMs / 1000} s: ${p}`);
+        resolve();
+      }, timeoutMs);
+    });
+    await Promise.race([Promise.all(this.responseChecks), timeout]);
+    clearTimeout(timer);
   }
 
   /** /api answers that were not 2xx, leaving out those `expected` matches (e.g. the session probe's 401). */
