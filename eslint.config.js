@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'node_modules/', 'coverage/', 'server/**/migrations/'] },
+  { ignores: ['dist/', '.build/', 'data/', 'node_modules/', 'coverage/', 'server/**/migrations/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
