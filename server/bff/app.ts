@@ -6,14 +6,16 @@ import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../store/db';
 import authPlugin, { requireSession } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import { DEFAULT_SESSION_POLICY, purgeExpiredSessions, type SessionPolicy } from './auth/sessions';
 import type { BffSchema } from './db/schema';
 import { BffError } from './errors';
+import auditPlugin from './plugins/audit';
 import errors from './plugins/errors';
+import openapi from './plugins/openapi';
 import { appointmentsResource } from './resources/appointments';
 import { auditEventsResource } from './resources/auditEvents';
 import { labAccountsResource } from './resources/labAccounts';
@@ -52,7 +54,9 @@ export async function buildBffApp(opts: BffAppOptions) {
   // Route patterns and ids, never URLs or values: see server/lib/logging.ts.
   const app = Fastify({ logger: withSafeSerializers(opts.logger ?? false), bodyLimit: 12 * 1024 * 1024 }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Answers are the service's records passed on: documented by their schemas, never re-validated
+  // on the way out (a deployment with a newer status or field must still be served, not a 500).
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // /api answers carry patient data: no cache keeps one unless a route says otherwise. The
   // dashboard's files set their own (hashed assets may be cached; the shell is revalidated).
   app.addHook('onSend', async (_req, reply) => {
@@ -73,7 +77,9 @@ export async function buildBffApp(opts: BffAppOptions) {
       { name: 'bff-db' },
     ),
   );
+  await app.register(auditPlugin);
   await app.register(errors);
+  await app.register(openapi);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -101,7 +107,9 @@ export async function buildBffApp(opts: BffAppOptions) {
   await app.register(authRoutes({ policy, loginAttemptsPerMinute: opts.loginAttemptsPerMinute ?? 10 }), { prefix: '/api/auth' });
   await app.register(
     async (api) => {
-      api.addHook('preHandler', requireSession);
+      api.addHook('preValidation', requireSession);
+      // The BFF's own contract (server/bff/api/), for staff and their tools.
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(usersResource(client), { prefix: '/users' });
       await api.register(auditEventsResource, { prefix: '/audit-events' });
       await api.register(ordersResource(client), { prefix: '/orders' });

@@ -3,6 +3,7 @@
  * list pagination, and builds the headers ra-data-simple-rest reads back. Upstream-agnostic: each
  * resource adapter supplies a small `fetch` for its endpoint.
  */
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { CursorCache } from './cursorCache';
 
@@ -294,6 +295,16 @@ export function contentRange(resource: string, start: number, itemCount: number,
   const size = total === undefined ? '*' : String(total);
   if (itemCount === 0) return `${resource} */${size}`;
   return `${resource} ${start}-${start + itemCount - 1}/${size}`;
+}
+
+/** Answers a list: its records, with the headers ra-data-simple-rest reads. */
+export function sendList<T>(reply: FastifyReply, resource: string, start: number, result: Pick<RangeResult<T>, 'items' | 'total' | 'hasNextPage'>) {
+  return reply.headers(listHeaders(resource, start, result)).send(result.items);
+}
+
+/** A getMany's answer: every record found, none past them. */
+export function sendAll<T>(reply: FastifyReply, resource: string, items: T[]) {
+  return sendList(reply, resource, 0, { items, total: items.length, hasNextPage: false });
 }
 
 /** Headers for a list answer: always `Content-Range`; `X-Has-Next-Page` when the total is unknown. */

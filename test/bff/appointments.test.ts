@@ -394,7 +394,7 @@ describe.each(storeKinds)('appointments through the BFF (%s)', (kind) => {
       expect(garbage.status).toBe(422);
       expect(garbage.body.errors).toHaveProperty('booking_key');
       const notObject = await bff.request({ method: 'POST', url: `/api/orders/${order.id}/appointment/book`, session: s.coordinator, payload: [1, 2] as never });
-      expect(notObject.status).toBe(400);
+      expect(notObject.status).toBe(422);
     });
 
     it('answers 404 Order not found for unknown, malformed and another team’s orders', async () => {

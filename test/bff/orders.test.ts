@@ -281,7 +281,7 @@ describe('order create', () => {
     expect(r.status).toBe(400);
     expect((r.body as unknown as { message: string }).message).toMatch(/x-idempotency-key/);
     const arr = await bff.request({ method: 'POST', url: '/api/orders', session: s.coordinator, payload: [1, 2] as unknown as object });
-    expect(arr.status).toBe(400);
+    expect(arr.status).toBe(422);
   });
 });
 
@@ -370,10 +370,12 @@ describe('orders audit trail', () => {
       [bff.staff.coordinator.id, 'cancel', 'orders', [created.body.id], 'ok'],
       [bff.staff.lab_ops.id, 'download', 'order_requisitions', [o.walkIn.id], 'ok'],
       [bff.staff.coordinator.id, 'create', 'orders', [], 'failed'],
-      [bff.staff.lab_ops.id, 'denied', '/api/orders', [], 'denied'],
+      [bff.staff.lab_ops.id, 'create', 'orders', [], 'denied'],
     ]);
     expect(events[0]!.detail).toMatchObject({ needs_attention: true, search: true });
-    expect(events[2]!.detail).toMatchObject({ user_id: userIds[0], client_idempotency_key: true });
+    expect(events[2]!.detail).toMatchObject({ client_idempotency_key: true });
+    expect(events[2]!.patientIds).toEqual([userIds[0]]);
+    expect(events[0]!.patientIds).toEqual([...new Set(listed.body.map((r) => r.user_id))]);
     expect(events[5]!.statusCode).toBe(422);
     const text = JSON.stringify(events);
     for (const n of names) expect(text, n).not.toContain(n);

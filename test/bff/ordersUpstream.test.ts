@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listQuery, startBff, type BffFixture, type Session } from './harness';
+import { orderBody } from './ordersFixture';
 
 interface Seen {
   method: string;
@@ -68,21 +69,21 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const create = (headers: Record<string, string> = {}, payload: object = { user_id: USER_ID, lab_test_id: wireOrder.lab_test.id }) =>
+const create = (headers: Record<string, string> = {}, payload: object = orderBody(USER_ID)) =>
   bff.request<{ id: string; message?: string }>({ method: 'POST', url: '/api/orders', session: coordinator, payload, headers });
 
 describe('order create upstream call', () => {
   it('passes the browser’s X-Idempotency-Key through unchanged, with the body as given (minus id)', async () => {
     answer = () => json(200, { order: wireOrder, status: 'ok', message: 'created' });
     const key = 'labdesk-0123456789abcdef0123456789abcdef-89abcdef01234567';
-    const r = await create({ 'x-idempotency-key': key }, { id: 'ignored', user_id: USER_ID, clinical_notes: 'note' });
+    const r = await create({ 'x-idempotency-key': key }, { id: 'ignored', ...orderBody(USER_ID, { clinical_notes: 'note' }) });
     expect(r.status).toBe(201);
     expect(r.body.id).toBe(ORDER_ID);
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ method: 'POST', path: '/v3/order/create' });
     expect(seen[0]!.headers['x-idempotency-key']).toBe(key);
     expect(seen[0]!.headers['x-service-api-key']).toBe('fake-upstream-key');
-    expect(JSON.parse(seen[0]!.body)).toEqual({ user_id: USER_ID, clinical_notes: 'note' });
+    expect(JSON.parse(seen[0]!.body)).toEqual(orderBody(USER_ID, { clinical_notes: 'note' }));
     // The browser's session and CSRF token never travel upstream.
     expect(seen[0]!.headers.cookie).toBeUndefined();
     expect(seen[0]!.headers['x-csrf-token']).toBeUndefined();

@@ -9,6 +9,8 @@ export interface AuditEntry {
   action: string;
   resource: string;
   recordIds?: string[];
+  /** Patients (service user ids) whose data was touched. */
+  patientIds?: string[];
   /** Shapes, counts and ranges only: never health values, names or free text. */
   detail?: Record<string, unknown>;
   outcome?: 'ok' | 'denied' | 'failed';
@@ -27,6 +29,7 @@ export async function audit(db: Db, req: FastifyRequest, entry: AuditEntry, who?
     action: entry.action,
     resource: entry.resource,
     recordIds: entry.recordIds ?? [],
+    patientIds: entry.patientIds ?? [],
     detail: entry.detail ?? {},
     outcome: entry.outcome ?? 'ok',
     statusCode: entry.statusCode ?? null,
@@ -38,6 +41,7 @@ export interface AuditQuery {
   staffId?: string;
   resource?: string;
   action?: string;
+  patientId?: string;
   from?: Date;
   to?: Date;
 }
@@ -47,6 +51,7 @@ export async function listAuditEvents(db: Db, q: AuditQuery, offset: number, lim
   if (q.staffId) where.push(eq(auditEvents.staffId, q.staffId));
   if (q.resource) where.push(eq(auditEvents.resource, q.resource));
   if (q.action) where.push(eq(auditEvents.action, q.action));
+  if (q.patientId) where.push(sql`${auditEvents.patientIds} @> ${JSON.stringify([q.patientId.toLowerCase()])}::jsonb`);
   if (q.from) where.push(gte(auditEvents.at, q.from));
   if (q.to) where.push(lte(auditEvents.at, q.to));
   const cond = where.length ? and(...where) : undefined;

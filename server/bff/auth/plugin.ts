@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import { BffError, forbidden, unauthenticated } from '../errors';
-import { can, type Permission } from './roles';
+import { can, type Permission } from '../api/roles';
 import { touchSession, type ActiveSession, type SessionPolicy } from './sessions';
 
 declare module 'fastify' {

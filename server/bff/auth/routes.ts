@@ -53,7 +53,7 @@ export function authRoutes(opts: AuthRoutesOptions): FastifyPluginAsyncZod {
       return { user: req.session.user, csrfToken: req.session.csrfToken };
     });
 
-    app.post('/logout', { preHandler: requireSession }, async (req, reply) => {
+    app.post('/logout', { preValidation: requireSession }, async (req, reply) => {
       await endSession(app.bffDb, req.session!.tokenHash);
       await audit(app.bffDb, req, { action: 'logout', resource: 'auth' });
       clearSessionCookie(reply, req.protocol === 'https');

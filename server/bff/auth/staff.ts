@@ -2,7 +2,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../store/db';
 import { staff, type BffSchema } from '../db/schema';
 import { hashPassword } from './passwords';
-import type { Role } from './roles';
+import type { Role } from '../api/roles';
 
 type Db = Database<BffSchema>;
 

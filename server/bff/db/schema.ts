@@ -43,12 +43,14 @@ export const auditEvents = bff.table(
     action: text('action').notNull(),
     resource: text('resource').notNull(),
     recordIds: jsonb('record_ids').$type<string[]>().notNull().default([]),
+    /** The patients (service user ids) whose data the access touched: "who saw this patient's data". */
+    patientIds: jsonb('patient_ids').$type<string[]>().notNull().default([]),
     detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
     outcome: text('outcome').notNull().default('ok'),
     statusCode: integer('status_code'),
     ip: text('ip'),
   },
-  (t) => [index('audit_at_idx').on(t.at), index('audit_staff_idx').on(t.staffId, t.at)],
+  (t) => [index('audit_at_idx').on(t.at), index('audit_staff_idx').on(t.staffId, t.at), index('audit_patient_idx').using('gin', t.patientIds)],
 );
 
 /** Page cursors of cursor-paginated upstreams, so page N costs one upstream call after a restart too. */

@@ -8,22 +8,11 @@
 import { ORDERS_MAX_SIZE, type Appointment, type Order } from '../../contract';
 import type { OrdersListQuery, ServiceClient } from '../upstream/client';
 import { UpstreamError } from '../upstream/errors';
-import { isUuid } from './filters';
+import { ACTIVE_APPOINTMENT_STATUSES, isUuid, type AppointmentOrderSummary, type AppointmentRecord } from '../api';
 
 /** A summary of the appointment's order, enough for the list (who, and where the order stands). */
-export interface OrderSummary {
-  id: string;
-  status: string | null;
-  low_level_status: string | null;
-  patient_name: string | null;
-  user_id: string;
-}
-
-/**
- * The record: the service's appointment, keyed by its **order** id (the service reads and changes
- * appointments by order), with the service's own id kept as `appointment_id`.
- */
-export type AppointmentRecord = Omit<Appointment, 'id'> & { id: string; appointment_id: string; order: OrderSummary };
+export type OrderSummary = AppointmentOrderSummary;
+export type { AppointmentRecord };
 
 /** A record and what the list sorts by that the record does not carry. */
 export interface DirectoryEntry {
@@ -60,7 +49,7 @@ export interface DirectoryOptions {
 
 export const AT_HOME_PHLEBOTOMY = 'at_home_phlebotomy';
 /** Active appointments: an order holding one cannot take another. */
-export const ACTIVE_APPOINTMENT_STATUSES: readonly string[] = ['reserved', 'pending', 'confirmed', 'in_progress'];
+export { ACTIVE_APPOINTMENT_STATUSES };
 
 function patientName(order: Order): string | null {
   const d = order.patient_details ?? {};

@@ -1,47 +1,50 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Appointment, Order } from '../../contract';
-import { audit } from '../audit/audit';
+import {
+  AppointmentRecord,
+  AppointmentsList,
+  AvailabilityAnswer,
+  AvailabilityBody,
+  AvailabilityQuery,
+  BookAppointment,
+  CancelAppointment,
+  CancellationReason,
+  ErrorBody,
+  IdParams,
+  isUuid,
+  MAX_GET_MANY,
+  RequestAppointment,
+  RescheduleAppointment,
+} from '../api';
 import { requirePermission } from '../auth/plugin';
 import { BffError } from '../errors';
-import { listHeaders, parseListParams } from '../pagination';
+import { sendAll, sendList } from '../pagination';
 import type { ServiceClient } from '../upstream/client';
 import { UpstreamError } from '../upstream/errors';
 import { ACTIVE_APPOINTMENT_STATUSES, AppointmentDirectory, type DirectoryEntry, type DirectoryOptions } from './appointmentDirectory';
-import {
-  AppointmentError,
-  mapActionError,
-  noAppointment,
-  orderNotFound,
-  type AppointmentAction,
-} from './appointmentErrors';
+import { AppointmentError, mapActionError, noAppointment, orderNotFound, type AppointmentAction } from './appointmentErrors';
 import { planAppointmentsList } from './appointmentQuery';
-import { idsFilter, isUuid, sliceRange } from './filters';
+import { sliceRange } from './filters';
 
-const IdParams = z.object({ id: z.string().min(1).max(100) });
 const RESOURCE = 'appointments';
+const TAGS = ['appointments'];
 /** A cancellation reason id is a short slug from the service's list: safe to keep in the audit trail. */
 const REASON_ID = /^[A-Za-z0-9_.-]{1,100}$/;
 
 /** The order id of an action's path; a malformed one is answered like an unknown order, without a call. */
-function orderIdOf(req: FastifyRequest, notFound: () => BffError): string {
-  const { id } = IdParams.parse(req.params);
+function orderIdOf(req: FastifyRequest<{ Params: { id: string } }>, notFound: () => BffError): string {
+  const { id } = req.params;
   if (!isUuid(id)) throw notFound();
   return id.toLowerCase();
-}
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function objectBody(body: unknown): Record<string, unknown> {
-  if (!isPlainObject(body)) throw new BffError(400, 'The body must be a JSON object');
-  return body;
 }
 
 /**
  * The order's patient address in the shape availability wants. Orders carry `zip`; the USAddress
  * names it `zip_code`. `access_notes` are kept: the dashboard shows them beside the slots.
  */
-function orderAddress(order: Order): Record<string, unknown> {
+function orderAddress(order: Order) {
   const a = order.patient_address ?? {};
   const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
   const address = {
@@ -57,19 +60,22 @@ function orderAddress(order: Order): Record<string, unknown> {
       address: 'the order has no complete patient address',
     });
   }
-  return address;
+  return address as { first_line: string; second_line: string | null; city: string; state: string; zip_code: string; access_notes: string | null };
 }
 
 /** What the audit trail keeps of an appointment: ids and the provider, never address, notes or key. */
 const auditOf = (a: Appointment) => ({ appointment_id: a.id, provider: a.provider, status: a.status });
 
-/**
- * react-admin resource `appointments` (list, getOne, getMany by order id, cancellation reasons)
- * and the actions on an order's appointment under /orders/<id>/appointment/. Registered at the
- * /api level with full paths: the orders resource owns /orders/:id, these add deeper static
- * paths, which the router tells apart. Every access is audited with ids only.
- */
-export function appointmentsResource(client: ServiceClient, opts: DirectoryOptions = {}): FastifyPluginAsync {
+const record = (action: string) => ({ audit: { resource: RESOURCE, action } });
+const actionSchema = <B extends z.ZodType>(operationId: string, body: B) => ({
+  operationId,
+  tags: TAGS,
+  params: IdParams,
+  body,
+  response: { 200: AppointmentRecord, '4XX': ErrorBody, '5XX': ErrorBody },
+});
+
+export function appointmentsResource(client: ServiceClient, opts: DirectoryOptions = {}): FastifyPluginAsyncZod {
   return async (app) => {
     const directory = new AppointmentDirectory(client, opts);
     const canRead = requirePermission('appointments:read', 'see appointments');
@@ -77,13 +83,18 @@ export function appointmentsResource(client: ServiceClient, opts: DirectoryOptio
 
     // --- The resource -----------------------------------------------------------------------
 
-    app.get('/appointments', { preHandler: canRead }, async (req, reply) => {
-      const params = parseListParams(req.query as Record<string, unknown>, { defaultSort: { field: 'start_at', order: 'ASC' } });
-      const ids = idsFilter(params.filter);
-      if (ids) {
-        const found = (await directory.readMany(ids.slice(0, 100))).map((e) => e.record);
-        await audit(app.bffDb, req, { action: 'read', resource: RESOURCE, recordIds: found.map((r) => r.id) });
-        return reply.headers(listHeaders(RESOURCE, 0, { items: found, total: found.length, hasNextPage: false })).send(found);
+    app.get(
+      '/appointments',
+      {
+        preValidation: canRead,
+        schema: { operationId: 'listAppointments', tags: TAGS, querystring: AppointmentsList, response: { 200: z.array(AppointmentRecord), '4XX': ErrorBody } },
+        config: record('list'),
+      },
+      async (req, reply) => {
+      const params = req.query;
+      if (params.filter.id) {
+        req.auditNote.detail = { get_many: true };
+        return sendAll(reply, RESOURCE, (await directory.readMany(params.filter.id.slice(0, MAX_GET_MANY))).map((e) => e.record));
       }
 
       const plan = planAppointmentsList(params);
@@ -103,25 +114,34 @@ export function appointmentsResource(client: ServiceClient, opts: DirectoryOptio
         kept.map((e) => e.record),
         params.range,
       );
-      await audit(app.bffDb, req, {
-        action: 'list',
-        resource: RESOURCE,
-        recordIds: result.items.map((r) => r.id),
-        detail: { ...plan.auditDetail, orders_walked: walked.orders, walk_complete: walked.complete },
-      });
-      return reply.headers(listHeaders(RESOURCE, params.range[0], result)).send(result.items);
-    });
+      req.auditNote.detail = { ...plan.auditDetail, orders_walked: walked.orders, walk_complete: walked.complete };
+      return sendList(reply, RESOURCE, params.range[0], result);
+      },
+    );
 
     // Static, so it wins over /appointments/:id.
-    app.get('/appointments/cancellation-reasons', { preHandler: canRead }, async () => client.appointmentCancellationReasons());
+    app.get(
+      '/appointments/cancellation-reasons',
+      {
+        preValidation: canRead,
+        schema: { operationId: 'listCancellationReasons', tags: TAGS, response: { 200: z.array(CancellationReason), '4XX': ErrorBody } },
+      },
+      async () => client.appointmentCancellationReasons(),
+    );
 
-    app.get('/appointments/:id', { preHandler: canRead }, async (req) => {
-      const id = orderIdOf(req, noAppointment);
-      const entry = await directory.readOne(id);
-      if (!entry) throw noAppointment();
-      await audit(app.bffDb, req, { action: 'read', resource: RESOURCE, recordIds: [entry.record.id] });
-      return entry.record;
-    });
+    app.get(
+      '/appointments/:id',
+      {
+        preValidation: canRead,
+        schema: { operationId: 'getAppointment', tags: TAGS, params: IdParams, response: { 200: AppointmentRecord, '4XX': ErrorBody } },
+        config: record('read'),
+      },
+      async (req) => {
+        const entry = await directory.readOne(orderIdOf(req, noAppointment));
+        if (!entry) throw noAppointment();
+        return entry.record;
+      },
+    );
 
     // --- Actions on an order's appointment ----------------------------------------------------
 
@@ -147,93 +167,90 @@ export function appointmentsResource(client: ServiceClient, opts: DirectoryOptio
      * out call may still have changed the appointment), failures are mapped and audited.
      */
     const change = async (
-      req: FastifyRequest,
+      req: FastifyRequest<{ Params: { id: string } }>,
       action: Exclude<AppointmentAction, 'availability'>,
       orderId: string,
       call: () => Promise<Appointment>,
       detail: Record<string, unknown> = {},
     ) => {
+      req.auditNote.detail = detail;
       let appointment: Appointment;
       try {
         appointment = await call();
       } catch (err) {
         directory.invalidate();
         const mapped = await mapActionError(err, action, { hasActiveAppointment: hasActiveAppointment(orderId) });
-        if (err instanceof UpstreamError) {
-          await audit(app.bffDb, req, {
-            action,
-            resource: RESOURCE,
-            recordIds: [orderId],
-            detail: { ...detail, ...(mapped instanceof AppointmentError && { code: mapped.code }) },
-            outcome: 'failed',
-            statusCode: err.status,
-          });
-        }
+        if (mapped instanceof AppointmentError) req.auditNote.detail = { ...detail, code: mapped.code };
         throw mapped;
       }
       directory.invalidate();
-      const record = await directory.recordFor(appointment);
-      await audit(app.bffDb, req, { action, resource: RESOURCE, recordIds: [record.id], detail: { ...detail, ...auditOf(appointment) } });
-      return record;
+      req.auditNote.detail = { ...detail, ...auditOf(appointment) };
+      return directory.recordFor(appointment);
     };
 
-    app.post('/orders/:id/appointment/availability', { preHandler: canRead }, async (req) => {
-      const orderId = orderIdOf(req, orderNotFound);
-      const { start_date: startDate } = req.query as Record<string, unknown>;
-      if (startDate !== undefined && (typeof startDate !== 'string' || startDate.length > 40)) {
-        throw new BffError(400, 'start_date must be one date (YYYY-MM-DD)', { start_date: 'must be one date (YYYY-MM-DD)' });
-      }
-      // `{}` (or no body) means "at the order's patient address".
-      const given = req.body === undefined || req.body === null ? {} : objectBody(req.body);
-      const useOrderAddress = Object.keys(given).length === 0;
-      const order = await getOrderOrNull(orderId);
-      if (!order) throw orderNotFound();
-      const address = useOrderAddress ? orderAddress(order) : given;
-      let answer;
-      try {
-        answer = await client.appointmentAvailability(address, startDate || undefined);
-      } catch (err) {
-        if (err instanceof UpstreamError) {
-          await audit(app.bffDb, req, {
-            action: 'availability',
-            resource: RESOURCE,
-            recordIds: [orderId],
-            detail: { order_address: useOrderAddress },
-            outcome: 'failed',
-            statusCode: err.status,
-          });
-        }
-        throw await mapActionError(err, 'availability', { hasActiveAppointment: async () => false });
-      }
-      await audit(app.bffDb, req, {
-        action: 'availability',
-        resource: RESOURCE,
-        recordIds: [orderId],
-        detail: {
-          order_address: useOrderAddress,
-          start_date: startDate || null,
-          days: answer.slots.length,
-          slots: answer.slots.reduce((n, d) => n + d.slots.length, 0),
+    app.post(
+      '/orders/:id/appointment/availability',
+      {
+        preValidation: canRead,
+        schema: {
+          operationId: 'getAppointmentAvailability',
+          tags: TAGS,
+          params: IdParams,
+          querystring: AvailabilityQuery,
+          body: AvailabilityBody,
+          response: { 200: AvailabilityAnswer, '4XX': ErrorBody },
         },
-      });
-      return { ...answer, address };
-    });
+        config: { audit: { resource: RESOURCE, action: 'availability', records: () => [], patients: () => [] } },
+      },
+      async (req) => {
+        const orderId = orderIdOf(req, orderNotFound);
+        const startDate = req.query.start_date;
+        // `{}` (or no body) means "at the order's patient address".
+        const given = req.body && Object.keys(req.body).length > 0 ? (req.body as z.output<typeof RequestAppointment>['address']) : null;
+        req.auditNote.recordIds = [orderId];
+        req.auditNote.detail = { order_address: given === null, start_date: startDate ?? null };
+        const order = await getOrderOrNull(orderId);
+        if (!order) throw orderNotFound();
+        req.auditNote.patientIds = [order.user_id];
+        const address = given ?? orderAddress(order);
+        let answer;
+        try {
+          answer = await client.appointmentAvailability(address, startDate);
+        } catch (err) {
+          throw await mapActionError(err, 'availability', { hasActiveAppointment: async () => false });
+        }
+        req.auditNote.detail.days = answer.slots.length;
+        req.auditNote.detail.slots = answer.slots.reduce((n, d) => n + d.slots.length, 0);
+        return { ...answer, address };
+      },
+    );
 
-    app.post('/orders/:id/appointment/book', { preHandler: canWrite }, async (req) => {
-      const orderId = orderIdOf(req, orderNotFound);
-      const body = objectBody(req.body);
-      return change(req, 'book', orderId, () => client.bookAppointment(orderId, body), { async_confirmation: body.async_confirmation === true });
-    });
+    app.post(
+      '/orders/:id/appointment/book',
+      { preValidation: canWrite, schema: actionSchema('bookAppointment', BookAppointment), config: record('book') },
+      async (req) => {
+        const orderId = orderIdOf(req, orderNotFound);
+        const body = req.body;
+        return change(req, 'book', orderId, () => client.bookAppointment(orderId, body), { async_confirmation: body.async_confirmation === true });
+      },
+    );
 
-    app.post('/orders/:id/appointment/request', { preHandler: canWrite }, async (req) => {
-      const orderId = orderIdOf(req, orderNotFound);
-      const body = objectBody(req.body);
-      return change(req, 'request', orderId, () => client.requestAppointment(orderId, body));
-    });
+    app.post(
+      '/orders/:id/appointment/request',
+      { preValidation: canWrite, schema: actionSchema('requestAppointment', RequestAppointment), config: record('request') },
+      async (req) => {
+        const orderId = orderIdOf(req, orderNotFound);
+        const body = req.body;
+        return change(req, 'request', orderId, () => client.requestAppointment(orderId, body));
+      },
+    );
 
-    app.post('/orders/:id/appointment/reschedule', { preHandler: canWrite }, async (req) => {
+    app.post(
+      '/orders/:id/appointment/reschedule',
+      { preValidation: canWrite, schema: actionSchema('rescheduleAppointment', RescheduleAppointment), config: record('reschedule') },
+      async (req) => {
       const orderId = orderIdOf(req, noAppointment);
-      const body = objectBody(req.body);
+      const body = req.body;
       // The service refuses a move it cannot make with a 422 on the order; the dashboard is promised
       // a 409 it can tell apart (it hides the button when `can_reschedule` is false, but may be stale).
       let current: Appointment;
@@ -247,13 +264,18 @@ export function appointmentsResource(client: ServiceClient, opts: DirectoryOptio
         throw new AppointmentError(409, `The appointment is ${current.status} and cannot be rescheduled`, 'not_reschedulable');
       }
       return change(req, 'reschedule', orderId, () => client.rescheduleAppointment(orderId, body), { from_provider: current.provider });
-    });
+      },
+    );
 
-    app.post('/orders/:id/appointment/cancel', { preHandler: canWrite }, async (req) => {
-      const orderId = orderIdOf(req, noAppointment);
-      const body = objectBody(req.body);
-      const reason = typeof body.cancellation_reason_id === 'string' && REASON_ID.test(body.cancellation_reason_id) ? body.cancellation_reason_id : null;
-      return change(req, 'cancel', orderId, () => client.cancelAppointment(orderId, body), { cancellation_reason_id: reason });
-    });
+    app.post(
+      '/orders/:id/appointment/cancel',
+      { preValidation: canWrite, schema: actionSchema('cancelAppointment', CancelAppointment), config: record('cancel') },
+      async (req) => {
+        const orderId = orderIdOf(req, noAppointment);
+        const body = req.body;
+        const reason = REASON_ID.test(body.cancellation_reason_id) ? body.cancellation_reason_id : null;
+        return change(req, 'cancel', orderId, () => client.cancelAppointment(orderId, body), { cancellation_reason_id: reason });
+      },
+    );
   };
 }

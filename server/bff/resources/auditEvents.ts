@@ -6,7 +6,7 @@ import { listHeaders, parseListParams } from '../pagination';
 
 /** react-admin resource `audit-events`, newest first; admins only. */
 export const auditEventsResource: FastifyPluginAsync = async (app) => {
-  app.get('/', { preHandler: requirePermission('audit:read', 'read the audit trail') }, async (req, reply) => {
+  app.get('/', { preValidation: requirePermission('audit:read', 'read the audit trail') }, async (req, reply) => {
     const params = parseListParams(req.query as Record<string, unknown>, { defaultSort: { field: 'at', order: 'DESC' } });
     if (!['id', 'at'].includes(params.sort.field) || params.sort.order !== 'DESC') {
       throw new BffError(400, 'The audit trail is listed newest first only');

@@ -1,17 +1,15 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MARKERS_MAX_SIZE, type MarkerComplete } from '../../contract';
+import { ErrorBody, MarkerRecord, MarkersList } from '../api';
 import { requirePermission } from '../auth/plugin';
 import { BffError } from '../errors';
-import { fetchRange, listHeaders, parseListParams, type ListParams } from '../pagination';
+import { fetchRange, sendAll, sendList } from '../pagination';
 import type { MarkersListQuery, ServiceClient } from '../upstream/client';
 import { UpstreamError } from '../upstream/errors';
-import { booleanFilter, idsFilter, intListFilter, stringFilter, uuidFilter } from './filters';
 
-/** The record is the service's MarkerComplete as is (integer `id`, expected results with LOINC). */
-export type MarkerRecord = MarkerComplete;
-
-const IdParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'must be a marker id') });
+const MarkerIdParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'must be a marker id') });
+const TAGS = ['lab catalogue'];
 
 /** How long the whole-catalogue snapshot used by getOne/getMany may be reused. The catalogue changes at service start. */
 const SNAPSHOT_TTL_MS = 5 * 60_000;
@@ -19,23 +17,6 @@ const SNAPSHOT_TTL_MS = 5 * 60_000;
 const MAX_SNAPSHOT_PAGES = 100;
 
 type MarkerFilter = Omit<MarkersListQuery, 'page' | 'size'>;
-
-export function markerFilter(filter: Record<string, unknown>): MarkerFilter {
-  return {
-    lab_slug: stringFilter(filter, 'lab_slug', 64),
-    lab_id: intListFilter(filter, 'lab_id'),
-    name: stringFilter(filter, 'q', 200),
-    a_la_carte_enabled: booleanFilter(filter, 'a_la_carte_enabled'),
-    lab_account_id: uuidFilter(filter, 'lab_account_id'),
-  };
-}
-
-/** The service lists markers in one order only (its own); react-admin's default `id` ASC is that order. */
-function checkSort(sort: ListParams['sort']) {
-  if (sort.field !== 'id' || sort.order !== 'ASC') {
-    throw new BffError(400, `Markers are listed in the catalogue's own order only (cannot sort by ${sort.field} ${sort.order})`);
-  }
-}
 
 /**
  * Getting markers by id. The service has no marker-by-id endpoint, so the BFF keeps a short-lived
@@ -78,47 +59,62 @@ export class MarkerCatalogue {
 }
 
 /** react-admin resource `markers` over the service's page/size pagination. Catalogue data: not audited. */
-export function markersResource(client: ServiceClient): FastifyPluginAsync {
+export function markersResource(client: ServiceClient): FastifyPluginAsyncZod {
   return async (app) => {
     const catalogue = new MarkerCatalogue(client);
     const canRead = requirePermission('catalogue:read', 'see the lab catalogue');
 
-    app.get('/', { preHandler: canRead }, async (req, reply) => {
-      const params = parseListParams(req.query as Record<string, unknown>);
-      const ids = idsFilter(params.filter);
-      if (ids) {
-        const numeric = ids.filter((i) => /^\d{1,9}$/.test(i)).map(Number);
-        const items = await catalogue.getMany(numeric);
-        return reply.headers(listHeaders('markers', 0, { items, total: items.length, hasNextPage: false })).send(items);
-      }
-      checkSort(params.sort);
-      const filter = markerFilter(params.filter);
-      const result = await fetchRange(
-        {
-          kind: 'page',
-          maxSize: MARKERS_MAX_SIZE,
-          fetch: async (page, size) => {
-            try {
-              const answer = await client.listMarkers({ ...filter, page, size });
-              return { items: answer.markers, total: answer.total };
-            } catch (err) {
-              // Another team's (or an unknown) lab account: no markers, like any filter matching nothing.
-              if (filter.lab_account_id && err instanceof UpstreamError && err.status === 404) return { items: [], total: 0 };
-              throw err;
-            }
+    app.get(
+      '/',
+      {
+        preValidation: canRead,
+        schema: { operationId: 'listMarkers', tags: TAGS, querystring: MarkersList, response: { 200: z.array(MarkerRecord), '4XX': ErrorBody } },
+      },
+      async (req, reply) => {
+        const { filter: given, range } = req.query;
+        if (given.id) {
+          const numeric = given.id.filter((i) => /^\d{1,9}$/.test(i)).map(Number);
+          return sendAll(reply, 'markers', await catalogue.getMany(numeric));
+        }
+        const filter: MarkerFilter = {
+          lab_slug: given.lab_slug,
+          lab_id: given.lab_id,
+          name: given.q,
+          a_la_carte_enabled: given.a_la_carte_enabled,
+          lab_account_id: given.lab_account_id,
+        };
+        const result = await fetchRange(
+          {
+            kind: 'page',
+            maxSize: MARKERS_MAX_SIZE,
+            fetch: async (page, size) => {
+              try {
+                const answer = await client.listMarkers({ ...filter, page, size });
+                return { items: answer.markers, total: answer.total };
+              } catch (err) {
+                // Another team's (or an unknown) lab account: no markers, like any filter matching nothing.
+                if (filter.lab_account_id && err instanceof UpstreamError && err.status === 404) return { items: [], total: 0 };
+                throw err;
+              }
+            },
           },
-        },
-        params.range,
-      );
-      return reply.headers(listHeaders('markers', params.range[0], result)).send(result.items);
-    });
+          range,
+        );
+        return sendList(reply, 'markers', range[0], result);
+      },
+    );
 
-    app.get('/:id', { preHandler: canRead }, async (req) => {
-      const parsed = IdParams.safeParse(req.params);
-      if (!parsed.success) throw new BffError(404, 'Marker not found');
-      const [marker] = await catalogue.getMany([Number(parsed.data.id)]);
-      if (!marker) throw new BffError(404, 'Marker not found');
-      return marker;
-    });
+    app.get(
+      '/:id',
+      {
+        preValidation: canRead,
+        schema: { operationId: 'getMarker', tags: TAGS, params: MarkerIdParams, response: { 200: MarkerRecord, '4XX': ErrorBody } },
+      },
+      async (req) => {
+        const [marker] = await catalogue.getMany([Number(req.params.id)]);
+        if (!marker) throw new BffError(404, 'Marker not found');
+        return marker;
+      },
+    );
   };
 }

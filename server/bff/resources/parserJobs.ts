@@ -77,7 +77,7 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsync {
     const cursors = new DbCursorCache(app.bffDb);
     acceptStreamedMultipart(app);
 
-    app.get('/', { preHandler: canRead }, async (req, reply) => {
+    app.get('/', { preValidation: canRead }, async (req, reply) => {
       const query = req.query as Record<string, unknown>;
       const params = parseListParams(query, { defaultSort: { field: 'created_at', order: 'DESC' } });
       const ids = idsFilter(params.filter);
@@ -123,7 +123,7 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsync {
 
     // The parse queue's depth and oldest wait, for the list's status line. A deployment of the
     // service without the extension answers 404: then the dashboard simply shows no line.
-    app.get('/queue', { preHandler: canRead }, async () => {
+    app.get('/queue', { preValidation: canRead }, async () => {
       try {
         const q = await client.getParserQueue();
         return {
@@ -140,7 +140,7 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsync {
       }
     });
 
-    app.get('/:id', { preHandler: canRead }, async (req) => {
+    app.get('/:id', { preValidation: canRead }, async (req) => {
       const { id } = IdParams.parse(req.params);
       const job = await getJobOrNull(client, id);
       if (!job) throw jobNotFound();
@@ -148,7 +148,7 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsync {
       return job;
     });
 
-    app.post('/', { preHandler: canUpload }, async (req, reply) => {
+    app.post('/', { preValidation: canUpload }, async (req, reply) => {
       const failed = (statusCode: number) =>
         audit(app.bffDb, req, { action: 'upload', resource: AUDIT_RESOURCE, recordIds: [], outcome: 'failed', statusCode });
       let contentType: string;
@@ -190,7 +190,7 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsync {
       return reply.status(201).send(job);
     });
 
-    app.get('/:id/file', { preHandler: canRead }, async (req, reply) => {
+    app.get('/:id/file', { preValidation: canRead }, async (req, reply) => {
       const { id } = IdParams.parse(req.params);
       if (!isUuid(id)) throw jobNotFound();
       let file;
@@ -218,7 +218,7 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsync {
       return reply.send(file.body);
     });
 
-    app.post('/:id/review', { preHandler: canReview }, async (req) => {
+    app.post('/:id/review', { preValidation: canReview }, async (req) => {
       const { id } = IdParams.parse(req.params);
       if (!isUuid(id)) throw jobNotFound();
       const given = req.body;

@@ -23,7 +23,7 @@ export function webhookDeliveriesResource(client: ServiceClient): FastifyPluginA
     const canManage = requirePermission('webhooks:manage', 'manage webhook endpoints');
     const cursors = new DbCursorCache(app.bffDb);
 
-    app.get('/', { preHandler: canManage }, async (req, reply) => {
+    app.get('/', { preValidation: canManage }, async (req, reply) => {
       const params = parseListParams(req.query as Record<string, unknown>, { defaultSort: { field: 'created_at', order: 'DESC' } });
       const endpointId = uuidFilter(params.filter, 'endpoint_id');
       if (!endpointId) {

@@ -83,7 +83,7 @@ export function webhookEndpointsResource(client: ServiceClient): FastifyPluginAs
       return result;
     };
 
-    app.get('/', { preHandler: canManage }, async (req, reply) => {
+    app.get('/', { preValidation: canManage }, async (req, reply) => {
       const params = parseListParams(req.query as Record<string, unknown>, { defaultSort: { field: 'created_at', order: 'ASC' } });
       const ids = idsFilter(params.filter);
       const disabled = booleanFilter(params.filter, 'disabled');
@@ -99,14 +99,14 @@ export function webhookEndpointsResource(client: ServiceClient): FastifyPluginAs
       return reply.headers(listHeaders('webhook-endpoints', ids ? 0 : params.range[0], result)).send(result.items);
     });
 
-    app.get('/:id', { preHandler: canManage }, async (req) => {
+    app.get('/:id', { preValidation: canManage }, async (req) => {
       const { id } = IdParams.parse(req.params);
       const endpoint = await getOrNull(id);
       if (!endpoint) throw endpointNotFound();
       return recordOf(endpoint);
     });
 
-    app.post('/', { preHandler: canManage }, async (req, reply) => {
+    app.post('/', { preValidation: canManage }, async (req, reply) => {
       if (!isPlainObject(req.body)) throw new BffError(400, 'The endpoint must be a JSON object');
       const { url, event_types, description } = req.body;
       const created = await change(req, 'create', [], { event_types: Array.isArray(event_types) ? event_types.length : null }, () =>
@@ -122,7 +122,7 @@ export function webhookEndpointsResource(client: ServiceClient): FastifyPluginAs
       return reply.status(201).header('cache-control', 'no-store').send({ ...recordOf(created), secret: created.secret });
     });
 
-    app.put('/:id', { preHandler: canManage }, async (req) => {
+    app.put('/:id', { preValidation: canManage }, async (req) => {
       const { id } = IdParams.parse(req.params);
       if (!isPlainObject(req.body)) throw new BffError(400, 'The endpoint must be a JSON object');
       const given = req.body;
@@ -152,7 +152,7 @@ export function webhookEndpointsResource(client: ServiceClient): FastifyPluginAs
       return recordOf(updated);
     });
 
-    app.delete('/:id', { preHandler: canManage }, async (req) => {
+    app.delete('/:id', { preValidation: canManage }, async (req) => {
       const { id } = IdParams.parse(req.params);
       if (!isUuid(id)) throw endpointNotFound();
       const endpointId = id.toLowerCase();
@@ -161,7 +161,7 @@ export function webhookEndpointsResource(client: ServiceClient): FastifyPluginAs
       return { id: endpointId };
     });
 
-    app.get('/:id/secret', { preHandler: canManage }, async (req, reply) => {
+    app.get('/:id/secret', { preValidation: canManage }, async (req, reply) => {
       const { id } = IdParams.parse(req.params);
       if (!isUuid(id)) throw endpointNotFound();
       const endpointId = id.toLowerCase();
@@ -170,7 +170,7 @@ export function webhookEndpointsResource(client: ServiceClient): FastifyPluginAs
       return reply.header('cache-control', 'no-store').send({ secret });
     });
 
-    app.post('/:id/deliveries/:deliveryId/replay', { preHandler: canManage }, async (req, reply) => {
+    app.post('/:id/deliveries/:deliveryId/replay', { preValidation: canManage }, async (req, reply) => {
       const { id, deliveryId } = DeliveryParams.parse(req.params);
       if (!isUuid(id) || !isUuid(deliveryId)) throw deliveryNotFound();
       const endpointId = id.toLowerCase();

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { filter, listQuery } from './list';
+
+/** `audit-events`: who looked at or changed what, and when. Ids and shapes only, never health data. */
+export const AuditEventRecord = z
+  .object({
+    id: z.string(),
+    at: z.string(),
+    staff_id: z.string().nullable(),
+    staff_email: z.string().nullable(),
+    action: z.string(),
+    resource: z.string(),
+    record_ids: z.array(z.string()),
+    patient_ids: z.array(z.string()).describe("The patients' user ids whose data the access touched"),
+    detail: z.record(z.string(), z.unknown()),
+    outcome: z.enum(['ok', 'denied', 'failed']),
+    status_code: z.number().int().nullable(),
+    ip: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEventRecord' });
+export type AuditEventRecord = z.infer<typeof AuditEventRecord>;
+
+/** The trail is listed newest first only. */
+export const AuditEventsList = listQuery({
+  filter: {
+    staff_id: filter.uuid(),
+    resource: filter.string(64),
+    action: filter.string(64),
+    patient_id: filter.string(100).describe("Accesses to one patient's data (their user id)"),
+    from: filter.dateBound('start'),
+    to: filter.dateBound('end'),
+  },
+  sort: { id: ['DESC'], at: ['DESC'] },
+  defaultSort: { field: 'at', order: 'DESC' },
+});

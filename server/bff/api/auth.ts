@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+export const LoginBody = z.object({
+  email: z.string().trim().min(1, 'Enter your email').max(320),
+  password: z.string().min(1, 'Enter your password').max(1024),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+/** Roles arrive as plain strings: a role from a newer BFF gets the least privilege, not an error. */
+export const StaffUser = z.object({ id: z.string(), email: z.string(), name: z.string().nullable(), role: z.string() }).meta({ id: 'StaffUser' });
+export type StaffUser = z.infer<typeof StaffUser>;
+
+/** `POST /api/auth/login` and `GET /api/auth/me` both answer this. */
+export const SessionAnswer = z.object({ user: StaffUser, csrfToken: z.string() }).meta({ id: 'SessionAnswer' });
+export type SessionAnswer = z.infer<typeof SessionAnswer>;
+
+/** The header that carries `csrfToken` on every request that changes something. */
+export const CSRF_HEADER = 'x-csrf-token';

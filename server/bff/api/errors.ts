@@ -1,0 +1,32 @@
+/**
+ * The BFF's one error shape, as react-admin reads it: `message` for the notification, `errors`
+ * for form fields (`{field: message}`; react-admin shows them under the inputs), and `code` where
+ * the dashboard must act differently (refresh the slots, say).
+ */
+import { z } from 'zod';
+
+/** Failures the dashboard tells apart by code. A newer BFF may add codes: unknown ones are shown as plain errors. */
+export const ERROR_CODES = {
+  /** The booking key expired: ask for availability again. */
+  slot_expired: 'The booking key expired: ask for availability again',
+  /** Every place of the slot was taken meanwhile: show fresh slots. */
+  slot_taken: 'Every place of the slot was taken meanwhile: show fresh slots',
+  /** The order already holds an active appointment: open it instead. */
+  has_appointment: 'The order already holds an active appointment: open it instead',
+  /** The provider did not confirm; nothing was reserved (or the old time was kept). */
+  not_confirmed: 'The provider did not confirm; nothing was reserved (or the old time was kept)',
+  /** The appointment cannot be moved in its state. */
+  not_reschedulable: 'The appointment cannot be moved in its state',
+  /** The report left the review queue (reviewed by someone else, or re-parsed). */
+  not_reviewable: 'The report is no longer waiting for review',
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const ErrorBody = z
+  .object({
+    message: z.string().describe('A sentence for the person using the dashboard'),
+    code: z.string().optional().describe(`One of ${Object.keys(ERROR_CODES).join(', ')}; more may come`),
+    errors: z.record(z.string(), z.string()).optional().describe('Field → message, for form fields'),
+  })
+  .meta({ id: 'Error' });
+export type ErrorBody = z.infer<typeof ErrorBody>;

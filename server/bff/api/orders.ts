@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { CreateOrderBody, NEEDS_ATTENTION_LOW_STATUSES, Order } from '../../contract';
+import { filter, listQuery } from './list';
+
+/** `orders`: the service's order as is (it carries `id`). */
+export const OrderRecord = Order.meta({ id: 'OrderRecord' });
+export type OrderRecord = z.infer<typeof OrderRecord>;
+
+/** Low-level statuses that need someone from lab operations (`filter.needs_attention: true`). */
+export const NEEDS_ATTENTION_STATUSES = NEEDS_ATTENTION_LOW_STATUSES;
+
+/** react-admin sort field → the service's `order_key` (`id` is creation order). */
+export const ORDER_SORT_KEYS = { id: 'created_at', created_at: 'created_at', patient_name: 'patient_name', last_status: 'last_status' } as const;
+
+export const OrdersList = listQuery({
+  filter: {
+    status: filter.stringList().describe('Low-level statuses (any of)'),
+    needs_attention: filter.boolean().describe('Only orders in a low-level status that needs lab operations'),
+    collection_method: filter.stringList(),
+    user_id: filter.uuid(),
+    start_date: filter.dateBound('start').describe('Created at or after (a date is a whole UTC day)'),
+    end_date: filter.dateBound('end').describe('Created at or before (a date is a whole UTC day)'),
+    q: filter.string(200).describe('Patient name or order id'),
+  },
+  sort: { id: ['ASC', 'DESC'], created_at: ['ASC', 'DESC'], patient_name: ['ASC', 'DESC'], last_status: ['ASC', 'DESC'] },
+  defaultSort: { field: 'created_at', order: 'DESC' },
+});
+
+/**
+ * `POST /api/orders`: the service's order body, checked here so the form gets its field errors at
+ * once. Fields this contract does not know pass on unchanged (a newer service may take them);
+ * react-admin's own `id` is dropped.
+ */
+export const CreateOrder = CreateOrderBody.loose();
+export type CreateOrder = z.input<typeof CreateOrderBody>;
+
+/** One key per form submission: a retried or double-clicked submit is answered with the first order. */
+export const IDEMPOTENCY_HEADER = 'x-idempotency-key';
+export const IdempotencyHeaders = z.object({
+  [IDEMPOTENCY_HEADER]: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/, 'must be 1 to 200 printable characters')
+    .optional(),
+});

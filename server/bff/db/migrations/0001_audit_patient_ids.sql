@@ -1,0 +1,2 @@
+ALTER TABLE "bff"."audit_events" ADD COLUMN "patient_ids" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
+CREATE INDEX "audit_patient_idx" ON "bff"."audit_events" USING gin ("patient_ids");
