@@ -103,7 +103,7 @@ export async function buildBffApp(opts: BffAppOptions) {
   await app.register(authPlugin, { sessionSecret: opts.sessionSecret, policy });
 
   const client = new ServiceClient({ baseUrl: opts.serviceBaseUrl, apiKey: opts.serviceApiKey });
-  app.get('/healthz', { logLevel: 'silent' }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { logLevel: 'silent', schema: { hide: true } }, async () => ({ status: 'ok' }));
   await app.register(authRoutes({ policy, loginAttemptsPerMinute: opts.loginAttemptsPerMinute ?? 10 }), { prefix: '/api/auth' });
   await app.register(
     async (api) => {

@@ -4,7 +4,6 @@
  * resource adapter supplies a small `fetch` for its endpoint.
  */
 import type { FastifyReply } from 'fastify';
-import { z } from 'zod';
 import type { CursorCache } from './cursorCache';
 
 /** Inclusive, 0-based record indices, as ra-data-simple-rest sends them. */
@@ -320,57 +319,4 @@ export function listHeaders(
   return headers;
 }
 
-export type SortOrder = 'ASC' | 'DESC';
-
-export interface ListParams {
-  range: ListRange;
-  sort: { field: string; order: SortOrder };
-  filter: Record<string, unknown>;
-}
-
-export interface ParseListParamsOptions {
-  /** Records per page when `range` is absent (react-admin always sends it for lists). */
-  defaultPerPage?: number;
-  defaultSort?: ListParams['sort'];
-  maxSpan?: number;
-}
-
-const RangeShape = z.tuple([z.number(), z.number()]);
-// react-admin sends upper case; accept either case so hand-written URLs work too.
-const SortShape = z.tuple([z.string().min(1), z.string().toUpperCase().pipe(z.enum(['ASC', 'DESC']))]);
-const FilterShape = z.record(z.string(), z.unknown());
-
-/** Parses ra-data-simple-rest's `range`, `sort` and `filter` query parameters (JSON strings). */
-export function parseListParams(query: Record<string, unknown>, options: ParseListParamsOptions = {}): ListParams {
-  const perPage = options.defaultPerPage ?? 25;
-  const range = parseJsonParam(query, 'range', RangeShape, 'a JSON array [first, last], e.g. [0,24]');
-  const sort = parseJsonParam(query, 'sort', SortShape, 'a JSON array [field, "ASC" | "DESC"]');
-  const filter = parseJsonParam(query, 'filter', FilterShape, 'a JSON object');
-  const result: ListParams = {
-    range: range ?? [0, perPage - 1],
-    sort: sort ? { field: sort[0], order: sort[1] } : (options.defaultSort ?? { field: 'id', order: 'ASC' }),
-    filter: filter ?? {},
-  };
-  validateRange(result.range, options.maxSpan);
-  return result;
-}
-
-function parseJsonParam<S extends z.ZodType>(
-  query: Record<string, unknown>,
-  param: 'range' | 'sort' | 'filter',
-  shape: S,
-  expected: string,
-): z.output<S> | undefined {
-  const raw = query[param];
-  if (raw === undefined) return undefined;
-  if (typeof raw !== 'string') throw new PaginationError(`${param} must be given once, as ${expected}`, 400, param);
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new PaginationError(`${param} is not valid JSON; expected ${expected}`, 400, param);
-  }
-  const parsed = shape.safeParse(value);
-  if (!parsed.success) throw new PaginationError(`${param} must be ${expected}`, 400, param);
-  return parsed.data;
-}
+export type { ListParams, SortOrder } from './api';

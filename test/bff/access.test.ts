@@ -224,16 +224,15 @@ describe.each(storeKinds)('access and audit (%s)', (kind) => {
       expect((await bff.get(chartUrl(userIds[0]!), sessions.lab_ops)).status).toBe(403);
       expect((await bff.get('/api/audit-events', sessions.coordinator)).status).toBe(403);
       const events = await eventsSince(since);
-      expect(events.map((e) => [e.staffId, e.action, e.outcome, e.statusCode])).toEqual([
-        [bff.staff.reviewer.id, 'denied', 'denied', 403],
-        [bff.staff.lab_ops.id, 'denied', 'denied', 403],
-        [bff.staff.coordinator.id, 'denied', 'denied', 403],
+      // Each denial names what was attempted, on what, and that it was refused.
+      expect(events.map((e) => [e.staffId, e.action, e.resource, e.outcome, e.statusCode])).toEqual([
+        [bff.staff.reviewer.id, 'list', 'users', 'denied', 403],
+        [bff.staff.lab_ops.id, 'read', 'mindfulness_minutes', 'denied', 403],
+        [bff.staff.coordinator.id, 'list', 'audit_events', 'denied', 403],
       ]);
-      expect(events[0]!.resource).toMatch(/users/);
-      expect(events[1]!.resource).toMatch(/mindfulness/);
-      expect(events[2]!.resource).toMatch(/audit/);
-      // Nothing that was denied is recorded as read.
-      expect(events.some((e) => e.action === 'read' || e.action === 'list')).toBe(false);
+      expect(events[1]!.recordIds).toEqual([userIds[0]]);
+      // Nothing that was denied is recorded as done.
+      expect(events.some((e) => e.outcome === 'ok')).toBe(false);
     });
 
     it('records sign-in successes and failures, and sign-outs', async () => {
@@ -260,7 +259,9 @@ describe.each(storeKinds)('access and audit (%s)', (kind) => {
       const since = await lastEventId();
       expect((await bff.get(`/api/users/${foreignUserId}`, sessions.admin)).status).toBe(404);
       const events = await eventsSince(since);
-      expect(events.filter((e) => e.action === 'read')).toEqual([]);
+      // What was asked is kept (who looked for which id), as a failure: nothing was read.
+      expect(events.map((e) => [e.action, e.resource, e.recordIds, e.outcome, e.statusCode])).toEqual([['read', 'users', [foreignUserId], 'failed', 404]]);
+      expect(events[0]!.patientIds).toEqual([]);
     });
 
     it('is readable by admins as audit-events, newest first, with a total and filters', async () => {
@@ -274,13 +275,19 @@ describe.each(storeKinds)('access and audit (%s)', (kind) => {
       const times = all.body.map((e) => Date.parse(e.at));
       expect([...times].sort((a, b) => b - a)).toEqual(times);
 
-      const mine = await bff.get<{ staff_id: string | null; action: string }[]>(
-        `/api/audit-events${listQuery({ filter: { staff_id: bff.staff.reviewer.id, action: 'denied' } })}`,
+      const mine = await bff.get<{ staff_id: string | null; outcome: string }[]>(
+        `/api/audit-events${listQuery({ filter: { staff_id: bff.staff.reviewer.id, outcome: 'denied' } })}`,
         sessions.admin,
       );
       expect(mine.status).toBe(200);
       expect(mine.body.length).toBeGreaterThan(0);
-      expect(mine.body.every((e) => e.staff_id === bff.staff.reviewer.id && e.action === 'denied')).toBe(true);
+      expect(mine.body.every((e) => e.staff_id === bff.staff.reviewer.id && e.outcome === 'denied')).toBe(true);
+
+      // One patient's trail: every access that touched their data.
+      const patient = await bff.get<{ patient_ids: string[] }[]>(`/api/audit-events${listQuery({ filter: { patient_id: userIds[0] } })}`, sessions.admin);
+      expect(patient.status).toBe(200);
+      expect(patient.body.length).toBeGreaterThan(0);
+      expect(patient.body.every((e) => e.patient_ids.includes(userIds[0]!))).toBe(true);
 
       const ascending = await bff.get(`/api/audit-events${listQuery({ sort: ['at', 'ASC'] })}`, sessions.admin);
       expect(ascending.status).toBe(400);

@@ -506,7 +506,7 @@ describe.each(storeKinds)('parser-jobs through the BFF (%s)', (kind) => {
       const long = await review(job.id, { decision: 'approve', notes: 'x'.repeat(1001) });
       expect(long.body.errors).toHaveProperty('notes');
       expect((await review(job.id, { decision: 'maybe' })).body.errors).toHaveProperty('decision');
-      expect((await review(job.id, ['approve'])).status).toBe(400);
+      expect((await review(job.id, ['approve'])).status).toBe(422);
 
       const rejected = await review(job.id, { decision: 'reject', notes: 'not a lab report' }, s.admin);
       expect(rejected.status).toBe(200);
@@ -624,7 +624,7 @@ describe.each(storeKinds)('parser-jobs through the BFF (%s)', (kind) => {
 
       const rows = await bff.db.select().from(auditEvents).where(gt(auditEvents.id, from)).orderBy(auditEvents.id);
       const of = (action: string, resource = 'parser_jobs') => rows.filter((x) => x.action === action && x.resource === resource);
-      expect(of('upload')[0]).toMatchObject({ recordIds: [job.id], outcome: 'ok', staffId: bff.staff.coordinator.id, detail: { user_id: patient, content_type: 'application/pdf' } });
+      expect(of('upload')[0]).toMatchObject({ recordIds: [job.id], outcome: 'ok', staffId: bff.staff.coordinator.id, patientIds: [patient], detail: { content_type: 'application/pdf' } });
       expect(of('upload')[1]).toMatchObject({ recordIds: [], outcome: 'failed', statusCode: 415 });
       expect(of('list')[0]!.recordIds).toContain(job.id);
       expect(of('list')[0]!.detail).toMatchObject({ user_id: patient, queue: false });

@@ -26,6 +26,7 @@ export const AuditEventsList = listQuery({
     staff_id: filter.uuid(),
     resource: filter.string(64),
     action: filter.string(64),
+    outcome: filter.string(16).describe('ok, denied or failed'),
     patient_id: filter.string(100).describe("Accesses to one patient's data (their user id)"),
     from: filter.dateBound('start'),
     to: filter.dateBound('end'),

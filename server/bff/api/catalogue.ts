@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { Lab, LabAccount, LabTest, MarkerComplete } from '../../contract';
 import { filter, listQuery, sortable } from './list';
 

@@ -177,9 +177,19 @@ export function listQuery<F extends z.ZodRawShape>(spec: ListSpec<F>) {
   const perPage = spec.perPage ?? DEFAULT_PER_PAGE;
   return z
     .object({
-      range: jsonParam(Range, 'a JSON array [first, last], e.g. [0,24]').optional(),
-      sort: jsonParam(Sort, 'a JSON array [field, "ASC" | "DESC"]').optional(),
-      filter: jsonParam(Filter, 'a JSON object').optional(),
+      range: jsonParam(Range, 'a JSON array [first, last], e.g. [0,24]')
+        .optional()
+        .describe(`JSON [first, last]: 0-based, inclusive, at most ${MAX_RANGE_SPAN} records; default [0, ${perPage - 1}]`),
+      sort: jsonParam(Sort, 'a JSON array [field, "ASC" | "DESC"]')
+        .optional()
+        .describe(
+          `JSON [field, order]: ${Object.entries(spec.sort)
+            .map(([field, orders]) => `${field} (${orders.join('/')})`)
+            .join(', ')}; default ["${spec.defaultSort.field}", "${spec.defaultSort.order}"]`,
+        ),
+      filter: jsonParam(Filter, 'a JSON object')
+        .optional()
+        .describe(`JSON object of ${[...Object.keys(spec.filter), 'id'].join(', ')} (id: a list of ids, react-admin's getMany); any other key is refused`),
     })
     .transform((q) => ({
       range: (q.range ?? [0, perPage - 1]) as readonly [number, number],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CreatedWebhookEndpoint, CreateWebhookEndpointBody, PatchWebhookEndpointBody, WebhookDelivery, WebhookEndpoint } from '../../contract';
-import { filter, listQuery } from './list';
+import { CreatedWebhookEndpoint, CreateWebhookEndpointBody, WEBHOOK_URL_MAX, WebhookDelivery, WebhookEndpoint } from '../../contract';
+import { filter, listQuery, RecordId } from './list';
 
 export {
   ALL_EVENT_TYPES,
@@ -37,7 +37,16 @@ export const WebhookDeliveriesList = listQuery({
 
 export const CreateWebhookEndpoint = CreateWebhookEndpointBody;
 export type CreateWebhookEndpoint = z.input<typeof CreateWebhookEndpointBody>;
-/** react-admin sends the whole record back: the editable fields are read, anything else is ignored. */
-export const UpdateWebhookEndpoint = PatchWebhookEndpointBody.extend({ disabled: z.boolean({ error: 'must be true or false' }).nullable().optional() });
+/**
+ * react-admin sends the whole record back: the editable fields are read, anything else is ignored.
+ * Only the fields that changed go on to the service, which checks them (an unchanged URL is not
+ * checked again), so their types are all this contract asks for.
+ */
+export const UpdateWebhookEndpoint = z.object({
+  url: z.string().max(WEBHOOK_URL_MAX).optional(),
+  event_types: z.array(z.string()).nullable().optional(),
+  description: z.string().nullable().optional(),
+  disabled: z.boolean({ error: 'must be true or false' }).nullable().optional(),
+});
 export type UpdateWebhookEndpoint = z.input<typeof UpdateWebhookEndpoint>;
-export const DeliveryParams = z.object({ id: z.string().min(1).max(100), deliveryId: z.string().min(1).max(100) });
+export const DeliveryParams = z.object({ id: RecordId, deliveryId: RecordId });

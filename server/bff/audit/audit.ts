@@ -42,6 +42,7 @@ export interface AuditQuery {
   resource?: string;
   action?: string;
   patientId?: string;
+  outcome?: string;
   from?: Date;
   to?: Date;
 }
@@ -51,6 +52,7 @@ export async function listAuditEvents(db: Db, q: AuditQuery, offset: number, lim
   if (q.staffId) where.push(eq(auditEvents.staffId, q.staffId));
   if (q.resource) where.push(eq(auditEvents.resource, q.resource));
   if (q.action) where.push(eq(auditEvents.action, q.action));
+  if (q.outcome) where.push(eq(auditEvents.outcome, q.outcome));
   if (q.patientId) where.push(sql`${auditEvents.patientIds} @> ${JSON.stringify([q.patientId.toLowerCase()])}::jsonb`);
   if (q.from) where.push(gte(auditEvents.at, q.from));
   if (q.to) where.push(lte(auditEvents.at, q.to));

@@ -23,6 +23,8 @@ export interface AuditSpec<Answer = unknown> {
 }
 
 export interface AuditNote {
+  /** A different action than the route's for this request (a list route answering a getMany reads). */
+  action?: string;
   detail?: Record<string, unknown>;
   /** Records and patients known before (or without) an answer: a failed change, a stream. */
   recordIds?: string[];
@@ -79,7 +81,7 @@ async function recordSuccess(app: FastifyInstance, req: FastifyRequest, reply: F
   const note = req.auditNote;
   const hasAnswer = answer !== undefined;
   const entry: AuditEntry = {
-    action: spec.action,
+    action: note.action ?? spec.action,
     resource: spec.resource,
     recordIds: unique([...(note.recordIds ?? []), ...(hasAnswer ? (spec.records?.(answer) ?? each(answer, idOf)) : pathIds(req))]),
     patientIds: unique([...(note.patientIds ?? []), ...(hasAnswer ? (spec.patients?.(answer) ?? each(answer, userIdOf)) : [])]),
@@ -100,15 +102,16 @@ export async function auditFailure(app: FastifyInstance, req: FastifyRequest, st
     await audit(app.bffDb, req, { action: 'denied', resource: req.routeOptions.url ?? 'unknown route', outcome: 'denied', statusCode });
     return;
   }
-  // Validation errors of a malformed request touched nothing: no record of an access that never was.
-  if (statusCode === 400 && !req.session) return;
+  // Without a session only refusals are worth a line (a wrong password, a throttled sign-in); a
+  // malformed request from nobody touched nothing.
+  if (!req.session && ![401, 403, 429].includes(statusCode)) return;
   req.audited = true;
   const note = req.auditNote;
   await audit(
     app.bffDb,
     req,
     {
-      action: spec.action,
+      action: note.action ?? spec.action,
       resource: spec.resource,
       recordIds: unique([...(note.recordIds ?? []), ...pathIds(req)]),
       patientIds: unique(note.patientIds ?? []),

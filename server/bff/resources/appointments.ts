@@ -26,7 +26,7 @@ import { UpstreamError } from '../upstream/errors';
 import { ACTIVE_APPOINTMENT_STATUSES, AppointmentDirectory, type DirectoryEntry, type DirectoryOptions } from './appointmentDirectory';
 import { AppointmentError, mapActionError, noAppointment, orderNotFound, type AppointmentAction } from './appointmentErrors';
 import { planAppointmentsList } from './appointmentQuery';
-import { sliceRange } from './filters';
+import { sliceRange } from './sliceRange';
 
 const RESOURCE = 'appointments';
 const TAGS = ['appointments'];
@@ -93,7 +93,7 @@ export function appointmentsResource(client: ServiceClient, opts: DirectoryOptio
       async (req, reply) => {
       const params = req.query;
       if (params.filter.id) {
-        req.auditNote.detail = { get_many: true };
+        req.auditNote.action = 'read';
         return sendAll(reply, RESOURCE, (await directory.readMany(params.filter.id.slice(0, MAX_GET_MANY))).map((e) => e.record));
       }
 

@@ -7,7 +7,7 @@ import { BffError } from '../errors';
 import { sendAll, sendList } from '../pagination';
 import type { ServiceClient } from '../upstream/client';
 import { UpstreamError } from '../upstream/errors';
-import { sliceRange } from './filters';
+import { sliceRange } from './sliceRange';
 
 const TAGS = ['lab catalogue'];
 
@@ -52,7 +52,7 @@ export function labAccountsResource(client: ServiceClient): FastifyPluginAsyncZo
         if (filter.id) {
           const { data } = await client.listLabAccounts();
           const wanted = new Set(filter.id.map((i) => i.toLowerCase()));
-          req.auditNote.detail = { get_many: true };
+          req.auditNote.action = 'read';
           return sendAll(reply, 'lab-accounts', data.filter((a) => wanted.has(a.id.toLowerCase())));
         }
         const { status: statuses, lab: labs } = filter;

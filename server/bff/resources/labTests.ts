@@ -12,7 +12,7 @@ import { BffError } from '../errors';
 import { sendAll, sendList } from '../pagination';
 import type { ServiceClient } from '../upstream/client';
 import { UpstreamError } from '../upstream/errors';
-import { sliceRange } from './filters';
+import { sliceRange } from './sliceRange';
 
 const TAGS = ['lab catalogue'];
 

@@ -55,7 +55,7 @@ export function ordersResource(client: ServiceClient): FastifyPluginAsyncZod {
       async (req, reply) => {
         const params = req.query;
         if (params.filter.id) {
-          req.auditNote.detail = { get_many: true };
+          req.auditNote.action = 'read';
           return sendAll(reply, 'orders', await readMany(params.filter.id, (id) => getOrderOrNull(client, id)));
         }
         const plan = planOrdersList(params);

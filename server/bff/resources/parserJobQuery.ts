@@ -3,17 +3,14 @@
  * query, and the cursor walk over it (shared with `webhook-deliveries`, the other cursor upstream).
  * Kept apart from the routes so the mapping can be read (and tested) on its own.
  */
+import type { z } from 'zod';
+import type { ListParams, ParserJobsList } from '../api';
 import type { CursorCache } from '../cursorCache';
-import { BffError } from '../errors';
-import { fetchRange, type CursorUpstream, type ListParams, type ListRange, type RangeResult } from '../pagination';
+import { fetchRange, type CursorUpstream, type ListRange, type RangeResult } from '../pagination';
 import type { ParsingJobsListQuery } from '../upstream/client';
 import { UpstreamError } from '../upstream/errors';
-import { booleanFilter, stringFilter, stringListFilter, uuidFilter } from './filters';
 
-/** Both are the arrival order (the service's keyset), newest first by default. */
-const SORTABLE = new Set(['id', 'created_at']);
-/** The service's `status` takes at most 10 values of 40 characters. */
-const MAX_STATUSES = 10;
+export type ParserJobsListParams = z.output<typeof ParserJobsList>;
 
 export interface ParserJobsListPlan {
   /** The upstream query without `limit`/`next_cursor`; null when the filters can match nothing (no call needed). */
@@ -23,23 +20,14 @@ export interface ParserJobsListPlan {
 }
 
 /**
- * `sortGiven`: whether the request carried `sort` at all. The review queue (`queue: true`) reads
- * oldest first unless a sort says otherwise; everything else is newest first by default.
+ * The review queue (`queue: true`) reads oldest first unless a sort says otherwise; everything
+ * else is newest first by default.
  */
-export function planParserJobsList(params: ListParams, sortGiven: boolean): ParserJobsListPlan {
+export function planParserJobsList(params: ListParams<ParserJobsListParams['filter']>): ParserJobsListPlan {
   const { filter, sort } = params;
-  if (!SORTABLE.has(sort.field)) {
-    throw new BffError(400, `Parsing jobs can be sorted by created_at (arrival order) only (not by ${sort.field})`);
-  }
-  const status = stringListFilter(filter, 'status', MAX_STATUSES);
-  if (status?.some((s) => s.length > 40)) {
-    throw new BffError(400, 'filter.status must be at most 40 characters', { 'filter.status': 'must be at most 40 characters' });
-  }
-  let stage = stringFilter(filter, 'stage', 40);
-  const needsHumanReview = booleanFilter(filter, 'needs_human_review');
-  let isReviewed = booleanFilter(filter, 'is_reviewed');
-  const userId = uuidFilter(filter, 'user_id');
-  const queue = booleanFilter(filter, 'queue') === true;
+  const { status, needs_human_review: needsHumanReview, user_id: userId } = filter;
+  let { stage, is_reviewed: isReviewed } = filter;
+  const queue = filter.queue === true;
 
   // The queue is `stage=awaiting_review&is_reviewed=false`; a filter that contradicts it matches nothing.
   let contradiction = false;
@@ -48,7 +36,7 @@ export function planParserJobsList(params: ListParams, sortGiven: boolean): Pars
     stage = 'awaiting_review';
     isReviewed = false;
   }
-  const order: 'asc' | 'desc' = sortGiven ? (sort.order === 'ASC' ? 'asc' : 'desc') : queue ? 'asc' : 'desc';
+  const order: 'asc' | 'desc' = params.sortGiven ? (sort.order === 'ASC' ? 'asc' : 'desc') : queue ? 'asc' : 'desc';
   const auditDetail = {
     range: params.range,
     sort: { field: sort.field, order: order === 'asc' ? 'ASC' : 'DESC' },

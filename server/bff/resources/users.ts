@@ -26,7 +26,7 @@ export function usersResource(client: ServiceClient): FastifyPluginAsyncZod {
       async (req, reply) => {
         const params = req.query;
         if (params.filter.id) {
-          req.auditNote.detail = { get_many: true };
+          req.auditNote.action = 'read';
           return sendAll(reply, 'users', await directory.getMany(params.filter.id));
         }
         req.auditNote.detail = { range: params.range, search: Boolean(params.filter.q), sort: params.sort };

@@ -1,13 +1,15 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { DELIVERIES_MAX_LIMIT, type WebhookDelivery } from '../../contract';
+import { ErrorBody, isUuid, MAX_GET_MANY, WebhookDeliveriesList, WebhookDeliveryRecord } from '../api';
 import { requirePermission } from '../auth/plugin';
 import { cursorCacheKey } from '../cursorCache';
 import { DbCursorCache } from '../dbCursorCache';
 import { BffError } from '../errors';
-import { listHeaders, parseListParams } from '../pagination';
+import { sendAll, sendList } from '../pagination';
 import type { ServiceClient } from '../upstream/client';
 import { UpstreamError } from '../upstream/errors';
-import { idsFilter, isUuid, stringFilter, uuidFilter } from './filters';
+import { readMany } from './orders';
 import { fetchCursorRange } from './parserJobQuery';
 import { endpointNotFound } from './webhookEndpoints';
 
@@ -18,25 +20,29 @@ const RESOURCE = 'webhook-deliveries';
  * first, over the service's cursor pagination with the page cursors kept in the BFF's store.
  * `filter.endpoint_id` is required (the service lists deliveries per endpoint).
  */
-export function webhookDeliveriesResource(client: ServiceClient): FastifyPluginAsync {
+export function webhookDeliveriesResource(client: ServiceClient): FastifyPluginAsyncZod {
   return async (app) => {
     const canManage = requirePermission('webhooks:manage', 'manage webhook endpoints');
     const cursors = new DbCursorCache(app.bffDb);
 
-    app.get('/', { preValidation: canManage }, async (req, reply) => {
-      const params = parseListParams(req.query as Record<string, unknown>, { defaultSort: { field: 'created_at', order: 'DESC' } });
-      const endpointId = uuidFilter(params.filter, 'endpoint_id');
+    app.get(
+      '/',
+      {
+        preValidation: canManage,
+        schema: {
+          operationId: 'listWebhookDeliveries',
+          tags: ['webhook endpoints'],
+          querystring: WebhookDeliveriesList,
+          response: { 200: z.array(WebhookDeliveryRecord), '4XX': ErrorBody },
+        },
+      },
+      async (req, reply) => {
+      const params = req.query;
+      const { endpoint_id: endpointId, status, id: ids } = params.filter;
       if (!endpointId) {
         throw new BffError(400, 'filter.endpoint_id is required: deliveries are listed per endpoint', { 'filter.endpoint_id': 'required' });
       }
-      const status = stringFilter(params.filter, 'status', 40);
-      // The service lists newest first only. `id` (react-admin's default) is that order either way.
-      const { field, order } = params.sort;
-      if (field !== 'id' && !(field === 'created_at' && order === 'DESC')) {
-        throw new BffError(400, `Webhook deliveries are listed newest first only (sort created_at DESC), not by ${field} ${order}`);
-      }
-
-      const ids = idsFilter(params.filter);
+      // The service lists newest first only; `id` (react-admin's default) is that order either way.
       if (ids) {
         const one = async (id: string): Promise<WebhookDelivery | null> => {
           try {
@@ -47,12 +53,7 @@ export function webhookDeliveriesResource(client: ServiceClient): FastifyPluginA
             throw err;
           }
         };
-        const wanted = ids.slice(0, 100).filter(isUuid);
-        const found: WebhookDelivery[] = [];
-        for (let i = 0; i < wanted.length; i += 8) {
-          for (const d of await Promise.all(wanted.slice(i, i + 8).map(one))) if (d) found.push(d);
-        }
-        return reply.headers(listHeaders(RESOURCE, 0, { items: found, total: found.length, hasNextPage: false })).send(found);
+        return sendAll(reply, RESOURCE, await readMany(ids.filter(isUuid).slice(0, MAX_GET_MANY), one));
       }
 
       try {
@@ -68,11 +69,12 @@ export function webhookDeliveriesResource(client: ServiceClient): FastifyPluginA
             return { items: page.data, nextCursor: page.next_cursor };
           },
         );
-        return reply.headers(listHeaders(RESOURCE, params.range[0], result)).send(result.items);
+        return sendList(reply, RESOURCE, params.range[0], result);
       } catch (err) {
         if (err instanceof UpstreamError && err.status === 404) throw endpointNotFound();
         throw err;
       }
-    });
+      },
+    );
   };
 }
