@@ -63,6 +63,10 @@ function orderAddress(order: Order) {
   return address as { first_line: string; second_line: string | null; city: string; state: string; zip_code: string; access_notes: string | null };
 }
 
+type AddressGiven = z.output<typeof RequestAppointment>['address'];
+/** The availability body: an address, or `{}` / nothing for the order's patient address. */
+const isAddress = (body: z.output<typeof AvailabilityBody>): body is AddressGiven => body !== undefined && 'first_line' in body;
+
 /** What the audit trail keeps of an appointment: ids and the provider, never address, notes or key. */
 const auditOf = (a: Appointment) => ({ appointment_id: a.id, provider: a.provider, status: a.status });
 
@@ -206,7 +210,7 @@ export function appointmentsResource(client: ServiceClient, opts: DirectoryOptio
         const orderId = orderIdOf(req, orderNotFound);
         const startDate = req.query.start_date;
         // `{}` (or no body) means "at the order's patient address".
-        const given = req.body && Object.keys(req.body).length > 0 ? (req.body as z.output<typeof RequestAppointment>['address']) : null;
+        const given = isAddress(req.body) ? req.body : null;
         req.auditNote.recordIds = [orderId];
         req.auditNote.detail = { order_address: given === null, start_date: startDate ?? null };
         const order = await getOrderOrNull(orderId);
