@@ -8,6 +8,7 @@ export const AuditEventRecord = z
     at: z.string(),
     staff_id: z.string().nullable(),
     staff_email: z.string().nullable(),
+    staff_role: z.string().nullable().describe('The role at the time'),
     action: z.string(),
     resource: z.string(),
     record_ids: z.array(z.string()),
@@ -34,3 +35,32 @@ export const AuditEventsList = listQuery({
   sort: { id: ['DESC'], at: ['DESC'] },
   defaultSort: { field: 'at', order: 'DESC' },
 });
+
+/** `GET /api/audit-events/verify`: whether the chain is intact, and where it first breaks. */
+export const AuditChainCheck = z
+  .object({
+    ok: z.boolean(),
+    checked: z.number().int().describe('Events whose hash was checked'),
+    first_broken_id: z.string().optional().describe('The first event that no longer matches its content or its predecessor'),
+  })
+  .meta({ id: 'AuditChainCheck' });
+export type AuditChainCheck = z.infer<typeof AuditChainCheck>;
+
+/** `GET /api/audit-events/export`: the list's filters, every matching event, oldest first, as CSV. */
+export const AuditExportQuery = z.object({ filter: AuditEventsList.def.in.shape.filter });
+export const AUDIT_EXPORT_COLUMNS = [
+  'id',
+  'at',
+  'staff_id',
+  'staff_email',
+  'staff_role',
+  'action',
+  'resource',
+  'record_ids',
+  'patient_ids',
+  'outcome',
+  'status_code',
+  'ip',
+  'detail',
+  'hash',
+] as const;

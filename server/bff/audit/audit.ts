@@ -1,7 +1,8 @@
-import { and, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../store/db';
 import { auditEvents, type BffSchema } from '../db/schema';
+import { appendEvent } from './chain';
 
 type Db = Database<BffSchema>;
 
@@ -21,11 +22,12 @@ export interface AuditEntry {
  * Writes one audit event. Awaited by callers: if the trail cannot be written, the access fails
  * rather than going unrecorded.
  */
-export async function audit(db: Db, req: FastifyRequest, entry: AuditEntry, who?: { id: string; email: string }) {
+export async function audit(db: Db, req: FastifyRequest, entry: AuditEntry, who?: { id: string; email: string; role?: string }) {
   const staffUser = who ?? req.session?.user;
-  await db.insert(auditEvents).values({
+  await appendEvent(db, {
     staffId: staffUser?.id ?? null,
     staffEmail: staffUser?.email ?? null,
+    staffRole: staffUser?.role ?? null,
     action: entry.action,
     resource: entry.resource,
     recordIds: entry.recordIds ?? [],
@@ -47,7 +49,7 @@ export interface AuditQuery {
   to?: Date;
 }
 
-export async function listAuditEvents(db: Db, q: AuditQuery, offset: number, limit: number) {
+function matching(q: AuditQuery): SQL | undefined {
   const where: SQL[] = [];
   if (q.staffId) where.push(eq(auditEvents.staffId, q.staffId));
   if (q.resource) where.push(eq(auditEvents.resource, q.resource));
@@ -56,10 +58,32 @@ export async function listAuditEvents(db: Db, q: AuditQuery, offset: number, lim
   if (q.patientId) where.push(sql`${auditEvents.patientIds} @> ${JSON.stringify([q.patientId.toLowerCase()])}::jsonb`);
   if (q.from) where.push(gte(auditEvents.at, q.from));
   if (q.to) where.push(lte(auditEvents.at, q.to));
-  const cond = where.length ? and(...where) : undefined;
+  return where.length ? and(...where) : undefined;
+}
+
+/** A page of the trail, newest first, with the number of matching events. */
+export async function listAuditEvents(db: Db, q: AuditQuery, offset: number, limit: number) {
+  const cond = matching(q);
   const [rows, [total]] = await Promise.all([
     db.select().from(auditEvents).where(cond).orderBy(desc(auditEvents.at), desc(auditEvents.id)).offset(offset).limit(limit),
     db.select({ n: sql<number>`count(*)::int` }).from(auditEvents).where(cond),
   ]);
   return { rows, total: total?.n ?? 0 };
+}
+
+/** Every matching event, oldest first, a thousand at a time (an export never holds the whole trail). */
+export async function* allAuditEvents(db: Db, q: AuditQuery) {
+  const cond = matching(q);
+  let after = 0;
+  for (;;) {
+    const rows = await db
+      .select()
+      .from(auditEvents)
+      .where(and(cond, gt(auditEvents.id, after)))
+      .orderBy(asc(auditEvents.id))
+      .limit(1000);
+    if (rows.length) yield rows;
+    if (rows.length < 1000) return;
+    after = rows[rows.length - 1]!.id;
+  }
 }

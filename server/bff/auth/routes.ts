@@ -32,7 +32,7 @@ export function authRoutes(opts: AuthRoutesOptions): FastifyPluginAsyncZod {
         const member = await findStaffByEmail(app.bffDb, req.body.email);
         // Check a password even for unknown e-mails, so timing does not reveal who has an account.
         const ok = await verifyPassword(req.body.password, member?.passwordHash ?? (await dummyHashPromise));
-        if (member) req.auditNote.who = { id: member.id, email: member.email };
+        if (member) req.auditNote.who = { id: member.id, email: member.email, role: member.role };
         if (!member || !ok || member.disabledAt) throw new BffError(401, 'Wrong email or password');
         const { token, csrfToken } = await startSession(app.bffDb, member.id);
         setSessionCookie(reply, token, req.protocol === 'https', Math.floor(opts.policy.absoluteMs / 1000));

@@ -40,6 +40,8 @@ export const auditEvents = bff.table(
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     staffId: uuid('staff_id'),
     staffEmail: text('staff_email'),
+    /** The member's role at the time (roles change; the trail keeps what was). */
+    staffRole: text('staff_role'),
     action: text('action').notNull(),
     resource: text('resource').notNull(),
     recordIds: jsonb('record_ids').$type<string[]>().notNull().default([]),
@@ -49,6 +51,13 @@ export const auditEvents = bff.table(
     outcome: text('outcome').notNull().default('ok'),
     statusCode: integer('status_code'),
     ip: text('ip'),
+    /**
+     * The chain: SHA-256 over this event's content and the previous event's hash. Editing,
+     * removing or reordering an event breaks every hash after it (see audit/chain.ts). Null for
+     * events written before the chain began.
+     */
+    prevHash: text('prev_hash'),
+    hash: text('hash'),
   },
   (t) => [index('audit_at_idx').on(t.at), index('audit_staff_idx').on(t.staffId, t.at), index('audit_patient_idx').using('gin', t.patientIds)],
 );

@@ -30,7 +30,7 @@ export interface AuditNote {
   recordIds?: string[];
   patientIds?: (string | null | undefined)[];
   /** Sign-in: the staff member the attempt was for (there is no session yet). */
-  who?: { id: string; email: string };
+  who?: { id: string; email: string; role?: string };
 }
 
 declare module 'fastify' {
