@@ -59,3 +59,10 @@ describe('the BFF’s OpenAPI document', () => {
     }
   });
 });
+
+describe('the BFF’s OpenAPI document, linted', () => {
+  it('passes Redocly’s recommended rules', async () => {
+    const { lintOpenApi } = await import('../support/openapiLint');
+    expect(await lintOpenApi(doc)).toEqual([]);
+  });
+});

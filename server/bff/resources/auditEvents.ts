@@ -49,7 +49,7 @@ export const auditEventsResource: FastifyPluginAsyncZod = async (app) => {
   const recorded = (action: string) => ({ audit: { resource: 'audit_events', action, records: () => [], patients: () => [] } });
 
   app.get(
-    '/',
+    '',
     {
       preValidation: canRead,
       schema: { operationId: 'listAuditEvents', tags: TAGS, querystring: AuditEventsList, response: { 200: z.array(AuditEventRecord), '4XX': ErrorBody } },

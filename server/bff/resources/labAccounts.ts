@@ -41,7 +41,7 @@ export function labAccountsResource(client: ServiceClient): FastifyPluginAsyncZo
     const canRead = requirePermission('catalogue:read', 'see lab accounts');
 
     app.get(
-      '/',
+      '',
       {
         preValidation: canRead,
         schema: { operationId: 'listLabAccounts', tags: TAGS, querystring: LabAccountsList, response: { 200: z.array(LabAccountRecord), '4XX': ErrorBody } },

@@ -36,7 +36,7 @@ export function labTestsResource(client: ServiceClient): FastifyPluginAsyncZod {
     const canRead = requirePermission('catalogue:read', 'see the lab catalogue');
 
     app.get(
-      '/',
+      '',
       {
         preValidation: canRead,
         schema: { operationId: 'listLabTests', tags: TAGS, querystring: LabTestsList, response: { 200: z.array(LabTestRecord), '4XX': ErrorBody } },
@@ -82,7 +82,7 @@ export function labsResource(client: ServiceClient): FastifyPluginAsyncZod {
     const canRead = requirePermission('catalogue:read', 'see the lab catalogue');
 
     app.get(
-      '/',
+      '',
       {
         preValidation: canRead,
         schema: { operationId: 'listLabs', tags: TAGS, querystring: LabsList, response: { 200: z.array(LabRecord), '4XX': ErrorBody } },

@@ -65,7 +65,7 @@ export function markersResource(client: ServiceClient): FastifyPluginAsyncZod {
     const canRead = requirePermission('catalogue:read', 'see the lab catalogue');
 
     app.get(
-      '/',
+      '',
       {
         preValidation: canRead,
         schema: { operationId: 'listMarkers', tags: TAGS, querystring: MarkersList, response: { 200: z.array(MarkerRecord), '4XX': ErrorBody } },

@@ -46,7 +46,7 @@ export function ordersResource(client: ServiceClient): FastifyPluginAsyncZod {
     const canWrite = requirePermission('orders:write', 'place or cancel lab orders');
 
     app.get(
-      '/',
+      '',
       {
         preValidation: canRead,
         schema: { operationId: 'listOrders', tags: TAGS, querystring: OrdersList, response: { 200: z.array(OrderRecord), '4XX': ErrorBody } },
@@ -96,7 +96,7 @@ export function ordersResource(client: ServiceClient): FastifyPluginAsyncZod {
     );
 
     app.post(
-      '/',
+      '',
       {
         preValidation: canWrite,
         schema: {

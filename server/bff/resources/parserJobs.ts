@@ -75,7 +75,7 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsyncZod
     acceptStreamedMultipart(app);
 
     app.get(
-      '/',
+      '',
       {
         preValidation: canRead,
         schema: { operationId: 'listParserJobs', tags: TAGS, querystring: ParserJobsList, response: { 200: z.array(ParserJobRecord), '4XX': ErrorBody } },
@@ -156,7 +156,7 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsyncZod
     );
 
     app.post(
-      '/',
+      '',
       {
         preValidation: canUpload,
         schema: {

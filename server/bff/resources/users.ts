@@ -17,7 +17,7 @@ export function usersResource(client: ServiceClient): FastifyPluginAsyncZod {
     const canRead = requirePermission('users:read', 'see patients');
 
     app.get(
-      '/',
+      '',
       {
         preValidation: canRead,
         schema: { operationId: 'listUsers', tags: ['users'], querystring: UsersList, response: { 200: z.array(UserRecord), '4XX': ErrorBody } },

@@ -26,7 +26,7 @@ export function webhookDeliveriesResource(client: ServiceClient): FastifyPluginA
     const cursors = new DbCursorCache(app.bffDb);
 
     app.get(
-      '/',
+      '',
       {
         preValidation: canManage,
         schema: {

@@ -76,7 +76,7 @@ export function webhookEndpointsResource(client: ServiceClient): FastifyPluginAs
     };
 
     app.get(
-      '/',
+      '',
       {
         preValidation: canManage,
         schema: { operationId: 'listWebhookEndpoints', tags: TAGS, querystring: WebhookEndpointsList, response: { 200: z.array(WebhookEndpointRecord), '4XX': ErrorBody } },
@@ -106,7 +106,7 @@ export function webhookEndpointsResource(client: ServiceClient): FastifyPluginAs
     );
 
     app.post(
-      '/',
+      '',
       {
         preValidation: canManage,
         schema: { operationId: 'createWebhookEndpoint', tags: TAGS, body: CreateWebhookEndpoint, response: { 201: CreatedWebhookEndpointRecord, '4XX': ErrorBody } },
