@@ -26,7 +26,7 @@ export function adminRoutes(adminToken: string | undefined): FastifyPluginAsyncZ
     app.post('/teams', {
       schema: {
         ...common,
-        summary: 'Create a team and its first API key',
+        operationId: 'createTeam', summary: 'Create a team and its first API key',
         description: 'The key is shown once; the service keeps only its hash.',
         body: CreateTeamBody,
         response: { 201: CreateTeamResponse, 401: ErrorBody, 422: ErrorBody },
@@ -40,7 +40,7 @@ export function adminRoutes(adminToken: string | undefined): FastifyPluginAsyncZ
     app.get('/metrics', {
       schema: {
         ...common,
-        summary: 'Parse queue across teams, reader processes and memory',
+        operationId: 'getServiceMetrics', summary: 'Parse queue across teams, reader processes and memory',
         description: 'For operators: the depth of the parse queue and its oldest wait, what the reader pool has done (parsed, stopped for memory or time, crashed), and resident memory of the service and its readers.',
         response: { 200: ServiceMetrics, 401: ErrorBody },
       },
@@ -72,7 +72,7 @@ export function adminRoutes(adminToken: string | undefined): FastifyPluginAsyncZ
     app.post('/teams/:team_id/api-keys', {
       schema: {
         ...common,
-        summary: 'Rotate a team’s API key',
+        operationId: 'rotateTeamApiKey', summary: 'Rotate a team’s API key',
         description: 'Issues a new key. With revoke_previous (default true) every earlier key stops working at once.',
         params: RotateKeyParams,
         body: RotateKeyBody.nullish(),

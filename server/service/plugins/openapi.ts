@@ -29,7 +29,9 @@ async function openapi(app: FastifyInstance) {
         version: '1.0.0',
         description:
           'Health-data and lab-testing API. Errors: 422 `{detail: [{loc, msg, type}]}` for invalid input, 404 `{detail}` for unknown ids or ids of another team, 401 `{detail}` for a missing or invalid API key.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Labdesk' },
       },
+      servers: [{ url: '/', description: 'The service that served this document' }],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER },

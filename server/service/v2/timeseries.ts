@@ -19,7 +19,7 @@ const timeseriesRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['timeseries'],
       security: [{ apiKey: [] }],
-      summary: 'Mindfulness minutes, grouped by provider',
+      operationId: 'getGroupedMindfulnessMinutes', summary: 'Mindfulness minutes, grouped by provider',
       description,
       params: TimeseriesParams,
       querystring: GroupedTimeseriesQuery,

@@ -26,7 +26,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'List the team’s users',
+      operationId: 'listUsers', summary: 'List the team’s users',
       description: `Users in creation order. \`offset\` defaults to 0; \`limit\` defaults to ${USERS_DEFAULT_LIMIT} and may be at most ${USERS_MAX_LIMIT}. \`total\` is the team's total number of users. Also served at /v2/user.`,
       querystring: ListUsersQuery,
       response: { 200: PaginatedUsers, ...errorResponses },
@@ -38,7 +38,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'Find a user by the team’s own client_user_id',
+      operationId: 'resolveUser', summary: 'Find a user by the team’s own client_user_id',
       params: ClientUserIdParams,
       response: { 200: User, ...errorResponses },
     },
@@ -49,7 +49,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'Get a user',
+      operationId: 'getUser', summary: 'Get a user',
       params: UserIdParams,
       response: { 200: User, ...errorResponses },
     },
@@ -60,7 +60,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'Create a user',
+      operationId: 'createUser', summary: 'Create a user',
       description:
         'client_user_id must not be an e-mail address or a phone number (422). A client_user_id the team already uses answers 400 with the existing user_id.',
       body: CreateUserBody,
@@ -73,7 +73,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'Update a user',
+      operationId: 'updateUser', summary: 'Update a user',
       description: 'Fields left out are unchanged; null clears a fallback value or an ingestion bound. Answers 204.',
       params: UserIdParams,
       body: PatchUserBody,
@@ -89,7 +89,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'Delete a user and all their data',
+      operationId: 'deleteUser', summary: 'Delete a user and all their data',
       params: UserIdParams,
       response: { 200: DeleteUserResponse, ...errorResponses },
     },

@@ -52,7 +52,7 @@ export function webhooksRoutes(policy: EndpointPolicy): FastifyPluginAsyncZod {
       schema: {
         tags,
         security,
-        summary: 'Create a webhook endpoint',
+        operationId: 'createWebhookEndpoint', summary: 'Create a webhook endpoint',
         description: `${createDescription}\n\n${deliveryDescription}`,
         body: CreateWebhookEndpointBody,
         response: { 201: CreatedWebhookEndpoint, ...errorResponses },
@@ -64,7 +64,7 @@ export function webhooksRoutes(policy: EndpointPolicy): FastifyPluginAsyncZod {
       schema: {
         tags,
         security,
-        summary: 'List the team’s webhook endpoints',
+        operationId: 'listWebhookEndpoints', summary: 'List the team’s webhook endpoints',
         description: `Every endpoint of the team (at most ${WEBHOOK_ENDPOINTS_PER_TEAM}), oldest first, without secrets.`,
         response: { 200: WebhookEndpointList, ...errorResponses },
       },
@@ -75,7 +75,7 @@ export function webhooksRoutes(policy: EndpointPolicy): FastifyPluginAsyncZod {
       schema: {
         tags,
         security,
-        summary: 'Get a webhook endpoint',
+        operationId: 'getWebhookEndpoint', summary: 'Get a webhook endpoint',
         description: 'Without its secret (see …/secret). disabled_at is set when the team disabled it or the receiver answered 410.',
         params: WebhookEndpointParams,
         response: { 200: WebhookEndpoint, ...errorResponses },
@@ -87,7 +87,7 @@ export function webhooksRoutes(policy: EndpointPolicy): FastifyPluginAsyncZod {
       schema: {
         tags,
         security,
-        summary: 'Get a webhook endpoint’s signing secret',
+        operationId: 'getWebhookEndpointSecret', summary: 'Get a webhook endpoint’s signing secret',
         params: WebhookEndpointParams,
         response: { 200: WebhookEndpointSecret, ...errorResponses },
       },
@@ -98,7 +98,7 @@ export function webhooksRoutes(policy: EndpointPolicy): FastifyPluginAsyncZod {
       schema: {
         tags,
         security,
-        summary: 'Change a webhook endpoint',
+        operationId: 'updateWebhookEndpoint', summary: 'Change a webhook endpoint',
         description:
           'Fields left out are unchanged. `url` follows the create rules. `disabled: true` disables the endpoint and cancels its pending deliveries; `disabled: false` enables it again (also after a 410): events recorded while it was disabled are not delivered, cancelled deliveries can be replayed.',
         params: WebhookEndpointParams,
@@ -112,7 +112,7 @@ export function webhooksRoutes(policy: EndpointPolicy): FastifyPluginAsyncZod {
       schema: {
         tags,
         security,
-        summary: 'Delete a webhook endpoint',
+        operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint',
         description: 'Its pending deliveries stop; its delivery log goes with it. Answers 204.',
         params: WebhookEndpointParams,
         response: { 204: z.null().describe('Deleted'), ...errorResponses },
@@ -127,7 +127,7 @@ export function webhooksRoutes(policy: EndpointPolicy): FastifyPluginAsyncZod {
       schema: {
         tags,
         security,
-        summary: 'The endpoint’s delivery log',
+        operationId: 'listWebhookDeliveries', summary: 'The endpoint’s delivery log',
         description: `Deliveries newest event first: status (pending, succeeded, failed, cancelled; open-ended), attempts with their times, status codes and errors, and the next attempt. \`limit\` defaults to ${DELIVERIES_DEFAULT_LIMIT}, at most ${DELIVERIES_MAX_LIMIT}; \`next_cursor\` (opaque, signed; null on the last page) goes in \`cursor\` for the next page, with the same \`status\` filter. Payloads are not shown.`,
         params: WebhookEndpointParams,
         querystring: DeliveriesQuery,
@@ -140,7 +140,7 @@ export function webhooksRoutes(policy: EndpointPolicy): FastifyPluginAsyncZod {
       schema: {
         tags,
         security,
-        summary: 'One delivery with its attempts',
+        operationId: 'getWebhookDelivery', summary: 'One delivery with its attempts',
         params: WebhookDeliveryParams,
         response: { 200: WebhookDelivery, ...errorResponses },
       },
@@ -154,7 +154,7 @@ export function webhooksRoutes(policy: EndpointPolicy): FastifyPluginAsyncZod {
       schema: {
         tags,
         security,
-        summary: 'Send a delivery again',
+        operationId: 'replayWebhookDelivery', summary: 'Send a delivery again',
         description: `Starts a new round of up to ${WEBHOOK_MAX_ATTEMPTS} attempts now, with the same webhook-id (receivers that de-duplicate on it will see it as a repeat). Answers 202 with the delivery (pending). A delivery still pending, or one of a disabled endpoint, is 409. No body.`,
         params: WebhookDeliveryParams,
         response: { 202: WebhookDelivery, 409: ErrorBody.describe('Still pending, or the endpoint is disabled'), ...errorResponses },

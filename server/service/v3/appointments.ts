@@ -35,7 +35,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'Slots of the next 14 days at an address',
+      operationId: 'getAppointmentAvailability', summary: 'Slots of the next 14 days at an address',
       description:
         "The body is a bare USAddress. Answers exactly 14 days from `start_date` (default today in the address's time zone), in order, each with the slots of every provider serving the zip, merged and sorted by start (UTC). The zone comes from the zip (IANA name, in `timezone`); a state that disagrees with the zip, or a zip outside the US states' areas, is 422. Slots already started and slots with no place left are not offered. `booking_key` is opaque and signed; it names the slot, the provider and the address, and expires at `expires_at` (15 minutes, or the slot's start if sooner). An unserved zip gets 14 empty days.",
       querystring: AvailabilityQuery,
@@ -49,7 +49,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'Book a slot for an at-home phlebotomy order',
+      operationId: 'bookAppointment', summary: 'Book a slot for an at-home phlebotomy order',
       description: `The order must be the team's (else 404), an at_home_phlebotomy order that is not completed, cancelled or failed, without an active appointment (else 409). \`booking_key\`: from availability for the order's patient address; a key names a slot and is not used up: any order of the team at that address may book with it until its expires_at while the slot has a place. Malformed, tampered, another team's or another address's key is 422 at body.booking_key, an expired one (or a slot already started) 410, a full slot 409.
 
 1. \`async_confirmation\` false (default): waits for the provider; when it refuses (or gives no answer within 30 s) the answer is 500 and nothing stays reserved.
@@ -74,7 +74,7 @@ Confirmed: the order moves to appointment_scheduled; pending: appointment_pendin
     schema: {
       tags,
       security,
-      summary: 'Request an appointment without choosing a slot',
+      operationId: 'requestAppointment', summary: 'Request an appointment without choosing a slot',
       description:
         "The provider (provider_1..provider_4; it must serve the address's zip, else 422 at body.provider) arranges a time with the patient. The appointment is pending with start_at and end_at null until it is given a slot (reschedule) or cancelled; no slot place is taken. The address is checked like availability's (state against zip, 422). access_notes: the body address's, else the order's patient address's; forwarded to the provider. Same order rules as book (404, 422, 409 with an active appointment). The order moves to appointment_pending; `labtest.appointment.created` is recorded.",
       params: AppointmentOrderParams,
@@ -88,7 +88,7 @@ Confirmed: the order moves to appointment_scheduled; pending: appointment_pendin
     schema: {
       tags,
       security,
-      summary: "Move the order's appointment to another slot",
+      operationId: 'rescheduleAppointment', summary: "Move the order's appointment to another slot",
       description:
         "For a confirmed appointment, or a requested one (pending, no slot). `booking_key` from availability for the appointment's address (key rules as book: usable by any order at that address until it expires while the slot has a place; 422 invalid or another address, 410 expired, 409 slot full). Synchronous: the provider is asked (access_notes forwarded again) and the answer awaited; confirmed → the appointment (same id) takes the new slot and provider, the old place is released, the order is appointment_scheduled and `labtest.appointment.updated` is recorded; refused → 500 and the appointment keeps its previous slot. `appointment_notes` replaces the notes when given.",
       params: AppointmentOrderParams,
@@ -108,7 +108,7 @@ Confirmed: the order moves to appointment_scheduled; pending: appointment_pendin
     schema: {
       tags,
       security,
-      summary: "The order's appointment",
+      operationId: 'getAppointment', summary: "The order's appointment",
       description: "The order's latest appointment, whatever its status; 404 when the order (the team's) has none. status and event_status may gain values.",
       params: AppointmentOrderParams,
       response: { 200: Appointment, ...errorResponses },
@@ -120,7 +120,7 @@ Confirmed: the order moves to appointment_scheduled; pending: appointment_pendin
     schema: {
       tags,
       security,
-      summary: "Cancel the order's appointment",
+      operationId: 'cancelAppointment', summary: "Cancel the order's appointment",
       description:
         'Cancels the active (reserved, pending or confirmed) appointment: its place is released, the order moves to appointment_cancelled and a `labtest.appointment.updated` event is recorded. An unknown `cancellation_reason_id` is 422; no appointment is 404; one already cancelled is 422 at path.order_id.',
       params: AppointmentOrderParams,
@@ -131,7 +131,7 @@ Confirmed: the order moves to appointment_scheduled; pending: appointment_pendin
   });
 
   app.get('/v3/order/phlebotomy/appointment/cancellation-reasons', {
-    schema: { tags, security, summary: 'Reasons for cancelling an appointment', response: { 200: CancellationReasons, ...errorResponses } },
+    schema: { tags, security, operationId: 'listAppointmentCancellationReasons', summary: 'Reasons for cancelling an appointment', response: { 200: CancellationReasons, ...errorResponses } },
     handler: async () => CANCELLATION_REASONS,
   });
 };

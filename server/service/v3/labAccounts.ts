@@ -10,7 +10,7 @@ const labAccountsRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'List the team’s lab accounts',
+      operationId: 'listLabAccounts', summary: 'List the team’s lab accounts',
       description:
         'The lab accounts available to the team, oldest first, as `{data: [...]}`. `lab_account_id` narrows the list to that account; ' +
         'an unknown id or one of another team answers an empty list. `status` (active, pending, suspended; the enum may gain values) ' +

@@ -13,7 +13,7 @@ const labTestsRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'List lab tests',
+      operationId: 'listLabTests', summary: 'List lab tests',
       description:
         'The lab tests the team can order, as a plain array: the shared catalogue plus the team’s own lab tests. ' +
         'Filters combine: `lab_slug`, `collection_method`, `status` (case-insensitive; an unknown value matches nothing), ' +
@@ -29,7 +29,7 @@ const labTestsRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'Get a lab test',
+      operationId: 'getLabTest', summary: 'Get a lab test',
       description: 'A shared lab test or one of the team’s own; another team’s lab test answers 404 like an unknown id.',
       params: LabTestParams,
       response: { 200: LabTest, ...errorResponses },
@@ -41,7 +41,7 @@ const labTestsRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'List the markers of a lab test',
+      operationId: 'listLabTestMarkers', summary: 'List the markers of a lab test',
       description:
         'The lab test’s markers with their expected results, in the test’s own order, paginated like GET /v3/lab_tests/markers ' +
         '(`page` from 1, `size` default 50, at most 100). Another team’s lab test answers 404.',

@@ -11,7 +11,7 @@ const markersRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'List markers (biomarkers and panels) of the lab catalogue',
+      operationId: 'listMarkers', summary: 'List markers (biomarkers and panels) of the lab catalogue',
       description:
         `Markers with their expected results and LOINC codes, ordered by lab, then name. Page-number pagination: \`page\` from 1, ` +
         `\`size\` defaults to ${MARKERS_DEFAULT_SIZE} and may be at most ${MARKERS_MAX_SIZE}; \`pages\` is ceil(total / size), ` +
@@ -29,7 +29,7 @@ const markersRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'List the labs',
+      operationId: 'listLabs', summary: 'List the labs',
       description: 'Every lab of the catalogue with its address, collection methods and sample types, by id.',
       response: { 200: z.array(Lab), ...errorResponses },
     },

@@ -28,7 +28,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'Sandbox: drive an order to a status',
+      operationId: 'simulateOrderStatus', summary: 'Sandbox: drive an order to a status',
       description:
         'Moves the order to `final_status` (an OrderStatus of its collection method, e.g. `completed.testkit.completed` or ' +
         '`collecting_sample.testkit.problem_in_transit_lab`) through the plausible intermediate statuses, each with its event and ' +

@@ -62,7 +62,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const createSchema = {
     tags,
     security,
-    summary: 'Create an order',
+    operationId: 'createOrder', summary: 'Create an order',
     description: createDescription,
     headers: CreateOrderHeaders,
     body: CreateOrderBody,
@@ -81,13 +81,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     }
   };
   app.post('/v3/order/create', { schema: createSchema }, createHandler);
-  app.post('/v3/order', { schema: { ...createSchema, summary: 'Create an order (the SDK path of POST /v3/order/create)' } }, createHandler);
+  app.post('/v3/order', { schema: { ...createSchema, operationId: 'createOrderAtSdkPath', summary: 'Create an order (the SDK path of POST /v3/order/create)' } }, createHandler);
 
   app.post('/v3/order/import', {
     schema: {
       tags,
       security,
-      summary: 'Import an order whose sample was collected elsewhere',
+      operationId: 'importOrder', summary: 'Import an order whose sample was collected elsewhere',
       description:
         'Like order creation (same lab test, order set and lab account rules), except that lab accounts in PENDING status are accepted; suspended accounts are refused (422). `sample_id` is stored; the order\'s origin is "imported". No idempotency headers.',
       body: ImportOrderBody,
@@ -100,7 +100,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'Get an order',
+      operationId: 'getOrder', summary: 'Get an order',
       description: 'status and low_level_status may hold values not listed anywhere yet: treat them as open-ended.',
       params: OrderParams,
       response: { 200: Order, ...errorResponses },
@@ -112,7 +112,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'List the team’s orders',
+      operationId: 'listOrders', summary: 'List the team’s orders',
       description: `Page numbers from 1; \`size\` defaults to ${ORDERS_DEFAULT_SIZE}, at most ${ORDERS_MAX_SIZE}; \`total\` counts every match. Filters: \`status\` (low-level status, repeatable; unknown values match nothing), \`order_type\` (collection method, repeatable), \`user_id\`, \`order_ids\` (repeatable), \`start_date\`/\`end_date\` on created_at and \`updated_start_date\`/\`updated_end_date\` on updated_at (YYYY-MM-DD means 00:00:00 for a start and 23:59:59.999 UTC for an end; date-times without an offset are UTC), \`patient_name\` (substring of "first last"), \`search_input\` (substring of the order id, sample id, patient name or the user's client_user_id). Sort with \`order_key\`: created_at (default), patient_name (last name, then first name) or last_status (time of the latest status event), and \`order_direction\` (default desc).`,
       querystring: OrdersQuery,
       response: { 200: OrdersResponse, ...errorResponses },
@@ -128,7 +128,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'Cancel an order',
+      operationId: 'cancelOrder', summary: 'Cancel an order',
       description:
         'Moves the order to cancelled.<collection_method>.cancelled and records a `labtest.order.updated` webhook event. An order already completed, cancelled or failed cannot be cancelled: 422 at loc ["path", "order_id"]. No body.',
       params: OrderParams,
@@ -141,7 +141,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'The order’s requisition form (PDF)',
+      operationId: 'getOrderRequisitionPdf', summary: 'The order’s requisition form (PDF)',
       description:
         "A PDF: order id and dates, patient (name, date of birth, address with access notes), physician, lab and lab account (name, provider account id), the tests with their codes, and the clinical notes: the order's clinical_notes followed by the lab account's default clinical notes.",
       params: OrderParams,

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   ErrorBody,
   errorResponses,
@@ -42,7 +43,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'Upload a lab report to parse',
+      operationId: 'createParsingJob', summary: 'Upload a lab report to parse',
       description: createDescription,
       consumes: ['multipart/form-data'],
       response: {
@@ -62,7 +63,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'A parsing job: status, progress, and the parsed data once done',
+      operationId: 'getParsingJob', summary: 'A parsing job: status, progress, and the parsed data once done',
       params: ParsingJobParams,
       response: { 200: ParsingJob, ...errorResponses },
     },
@@ -80,7 +81,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'List parsing jobs (the review queue)',
+      operationId: 'listParsingJobs', summary: 'List parsing jobs (the review queue)',
       description: `${EXTENSION} Filters: \`status\` (repeatable), \`needs_human_review\`, \`is_reviewed\`, \`stage\` (\`awaiting_review\` is the queue), \`user_id\`. \`order\`: \`desc\` (newest first, default) or \`asc\` (oldest first: the queue's order). At most ${PARSER_LIST_MAX_LIMIT} jobs a page (\`limit\`, default 25); \`next_cursor\` is opaque and signed: pass it back unchanged with the same filters (another filter or a tampered cursor is 422). Items carry no \`data\`.`,
       querystring: ParsingJobsQuery,
       response: { 200: ParsingJobsResponse, ...errorResponses },
@@ -92,7 +93,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: "The team's parse queue: jobs waiting and being read, and the oldest wait",
+      operationId: 'getParserQueue', summary: "The team's parse queue: jobs waiting and being read, and the oldest wait",
       description: `**Extension of this service** (not in the interface). Reports are read by a pool of reader processes claimed fairly across teams (round-robin, at most half the readers per team), so one team's backlog never holds up another's.`,
       response: { 200: ParserQueue, ...errorResponses },
     },
@@ -112,10 +113,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'The uploaded file, as uploaded',
+      operationId: 'getParsingJobFile', summary: 'The uploaded file, as uploaded',
       description: `${EXTENSION} Answers the original bytes with the sniffed content type (application/pdf, image/jpeg or image/png).`,
       params: ParsingJobParams,
       produces: ['application/pdf', 'image/jpeg', 'image/png'],
+      response: { 200: z.any().describe('The file’s bytes'), ...errorResponses },
     },
     handler: async (req, reply) => {
       const [row] = await app.db
@@ -138,7 +140,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: 'Submit the human review of a job',
+      operationId: 'reviewParsingJob', summary: 'Submit the human review of a job',
       description: `${EXTENSION} \`decision\` \`approve\`: the job completes with \`data\` = the corrected \`metadata\` and \`results\` (all of them; each left out keeps what was extracted); range flags and interpretation are worked out again from each corrected numeric value and range (a reviewer may keep \`critical\`). \`reject\`: the job fails with the notes as its reason. Either way \`is_reviewed\` becomes true and a \`lab_report.parsing_job.updated\` event is recorded. 409 when the job is still parsing, failed, or reviewed already.`,
       params: ParsingJobParams,
       body: ParsingJobReviewBody,
