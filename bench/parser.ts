@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { closeParser, parseLabReport } from '../server/service/parser';
+import { closeParser, parseLabReport } from '../server/service/reader';
 import { generateCorpus, type GroundTruth } from '../test/fixtures/lab-reports/generate';
 import { scoreFile, total, type FileScore, type Totals } from '../test/fixtures/lab-reports/score';
 

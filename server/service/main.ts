@@ -12,7 +12,7 @@ import { fork } from 'node:child_process';
 import { nodeEntry, repoPath } from '../lib/entries';
 import { ensureWebhookDispatcher } from './webhooks/dispatcher';
 import { WEBHOOK_DELIVER_KIND } from './webhooks/kinds';
-import { PARSE_JOB_KIND } from './domain/parser/create';
+import { PARSE_JOB_KIND } from './domain/parsingJobs/create';
 import { parsePerTeam, ReaderPool } from './sandbox/readerPool';
 
 const migrationsFolder = repoPath('server/service/db/migrations');

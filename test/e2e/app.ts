@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** A port nothing listens on right now: listen on port 0, read the port, close. */
 export function freePort(): Promise<number> {

@@ -2,9 +2,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsingJobs } from '../../server/service/db/schema';
-import { PARSE_JOB_KIND } from '../../server/service/domain/parser/create';
+import { PARSE_JOB_KIND } from '../../server/service/domain/parsingJobs/create';
 import { jobHandlers } from '../../server/service/jobs/handlers';
-import { closeParser } from '../../server/service/parser';
+import { closeParser } from '../../server/service/reader';
 import { seedDemoLabReports } from '../../server/service/seed/demoLabReports';
 import { JobWorker } from '../../server/store/jobs';
 import { storeKinds, useService } from './harness';

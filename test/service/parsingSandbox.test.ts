@@ -8,7 +8,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../server/service/db/schema';
-import { PARSE_JOB_KIND } from '../../server/service/domain/parser/create';
+import { PARSE_JOB_KIND } from '../../server/service/domain/parsingJobs/create';
 import { jobHandlers } from '../../server/service/jobs/handlers';
 import { parsePerTeam, ReaderPool } from '../../server/service/sandbox/readerPool';
 import { JobWorker } from '../../server/store/jobs';

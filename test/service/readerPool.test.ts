@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseLabReport } from '../../server/service/parser';
+import { parseLabReport } from '../../server/service/reader';
 import { ReaderPool, ReaderPoolClosed } from '../../server/service/sandbox/readerPool';
 import { generateCorpus } from '../fixtures/lab-reports/generate';
 import { blankPagesPdf, inflationBombPdf, wideImagePdf, widePng } from '../fixtures/hostileFiles';

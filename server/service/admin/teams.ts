@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CreateTeamBody, CreateTeamResponse, ErrorBody, RotateKeyBody, RotateKeyParams, RotateKeyResponse } from '../../contract';
 import { createTeam, rotateApiKey } from '../domain/teams';
-import { parseQueueStats } from '../domain/parser/queue';
+import { parseQueueStats } from '../domain/parsingJobs/queue';
 import { ServiceMetrics } from '../../contract';
 
 function sameSecret(given: string, expected: string) {

@@ -1,4 +1,4 @@
-import type { ParseOutcome, ParseStage } from '../parser/types';
+import type { ParseOutcome, ParseStage } from '../reader/types';
 
 /** What the service sends a reader process. */
 export type ParentMessage = { type: 'parse'; id: number; bytes: Uint8Array; timeoutMs: number };

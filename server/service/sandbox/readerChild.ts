@@ -1,4 +1,4 @@
-import { parseLabReport } from '../parser';
+import { parseLabReport } from '../reader';
 import type { ChildMessage, ParentMessage } from './protocol';
 
 /**

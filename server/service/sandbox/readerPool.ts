@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { nodeEntry, runningFromBundle } from '../../lib/entries';
-import type { ParseOptions, ParseOutcome } from '../parser/types';
+import type { ParseOptions, ParseOutcome } from '../reader/types';
 import { residentBytes } from './processMemory';
 import type { ChildMessage, ParentMessage } from './protocol';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../store/db';
 import { parsingJobs, users, type ServiceSchema } from '../db/schema';
-import { createParsingJob } from '../domain/parser/create';
+import { createParsingJob } from '../domain/parsingJobs/create';
 import { simpleReportPdf, type SimpleReport } from './labReportPdf';
 
 const CMP: SimpleReport['panels'][number] = {

@@ -14,12 +14,12 @@ import {
   ParsingJobsResponse,
   ParserQueue,
 } from '../../../contract';
-import { parseQueueStats } from '../../domain/parser/queue';
+import { parseQueueStats } from '../../domain/parsingJobs/queue';
 import { parsingJobFiles, parsingJobs } from '../../db/schema';
-import { createParsingJob } from '../../domain/parser/create';
-import { listParsingJobs } from '../../domain/parser/list';
-import { presentParsingJob } from '../../domain/parser/present';
-import { reviewParsingJob } from '../../domain/parser/review';
+import { createParsingJob } from '../../domain/parsingJobs/create';
+import { listParsingJobs } from '../../domain/parsingJobs/list';
+import { presentParsingJob } from '../../domain/parsingJobs/present';
+import { reviewParsingJob } from '../../domain/parsingJobs/submitReview';
 import { Invalid, NotFound } from '../../domain/errors';
 import { readUpload } from './upload';
 

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { textIssues } from '../../../contract';
 import { Invalid, ServiceError } from '../../domain/errors';
-import type { Upload } from '../../domain/parser/create';
+import type { Upload } from '../../domain/parsingJobs/create';
 
 export interface ParsedUpload {
   file: Upload;

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../server/lib/random';
-import { parseLabReport, UNEXPECTED_FAILURE } from '../../../server/service/parser';
+import { parseLabReport, UNEXPECTED_FAILURE } from '../../../server/service/reader';
 import { deeplyNestedPdf } from '../../fixtures/hostileFiles';
-import { openPdf, pageText } from '../../../server/service/parser/pdfText';
-import { sniffUpload } from '../../../server/service/parser/sniff';
+import { openPdf, pageText } from '../../../server/service/reader/pdfText';
+import { sniffUpload } from '../../../server/service/reader/sniff';
 import { brokenPdf, encryptedPdf, textFile } from '../../fixtures/lab-reports/special';
 
 async function simplePdf(lines: [number, number, string][]): Promise<Uint8Array> {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { consistencyReasons } from '../../../server/service/parser/consistency';
-import { interpret } from '../../../server/service/parser/interpret';
-import { matchLoinc } from '../../../server/service/parser/loinc';
-import { reviewReport, reviewResult } from '../../../server/service/parser/review';
-import type { RawResult } from '../../../server/service/parser/tableReader';
-import { parseValueCell } from '../../../server/service/parser/values';
+import { consistencyReasons } from '../../../server/service/reader/consistency';
+import { interpret } from '../../../server/service/reader/interpret';
+import { matchLoinc } from '../../../server/service/reader/loinc';
+import { reviewReport, reviewResult } from '../../../server/service/reader/reviewReasons';
+import type { RawResult } from '../../../server/service/reader/tableReader';
+import { parseValueCell } from '../../../server/service/reader/values';
 
 function raw(testName: string, cell: string, units?: string, rangeText?: string, extra: Partial<RawResult> = {}): RawResult {
   const value = parseValueCell(cell);

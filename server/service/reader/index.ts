@@ -7,7 +7,7 @@ import { extractMetadata } from './metadata';
 import { closeOcr, recognizePage } from './ocr';
 import { openPdf, pageText } from './pdfText';
 import { renderPage } from './pdfRender';
-import { reviewReport, reviewResult } from './review';
+import { reviewReport, reviewResult } from './reviewReasons';
 import { consistencyReasons } from './consistency';
 import { buildRows } from './rows';
 import { sniffUpload } from './sniff';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchLoinc, normalizeName } from '../../../server/service/parser/loinc';
-import { ANALYTES } from '../../../server/service/parser/loincTable';
+import { matchLoinc, normalizeName } from '../../../server/service/reader/loinc';
+import { ANALYTES } from '../../../server/service/reader/loincTable';
 
 const code = (name: string, ctx = {}) => matchLoinc(name, ctx).matches[0]?.loinc_code;
 

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../../store/db';
 import { enqueueJob } from '../../../store/jobs';
 import { parsingJobFiles, parsingJobs, users, type ServiceSchema } from '../../db/schema';
-import { sniffUpload } from '../../parser/sniff';
+import { sniffUpload } from '../../reader/sniff';
 import { emitEvent } from '../../webhooks/outbox';
 import { Invalid, ServiceError } from '../errors';
 import { presentParsingJob } from './present';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractMetadata } from '../../../server/service/parser/metadata';
-import { readTables, type RawResult } from '../../../server/service/parser/tableReader';
+import { extractMetadata } from '../../../server/service/reader/metadata';
+import { readTables, type RawResult } from '../../../server/service/reader/tableReader';
 import { page, table, type Line } from './helpers';
 
 const brief = (r: RawResult) => [r.testName, r.value.value, r.flag ?? '', r.units ?? '', r.rangeText ?? '', r.panel ?? ''];

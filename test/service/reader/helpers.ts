@@ -1,5 +1,5 @@
-import { buildRows } from '../../../server/service/parser/rows';
-import type { PageText, Row, TextItem } from '../../../server/service/parser/types';
+import { buildRows } from '../../../server/service/reader/rows';
+import type { PageText, Row, TextItem } from '../../../server/service/reader/types';
 
 /**
  * Builds rows the way pdfText.ts/ocr.ts would deliver them: each line is [baseline, [x, text]...]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compare } from '../../../server/service/parser/interpret';
-import { flagKind, parseRange, parseValueCell } from '../../../server/service/parser/values';
+import { compare } from '../../../server/service/reader/interpret';
+import { flagKind, parseRange, parseValueCell } from '../../../server/service/reader/values';
 
 describe('value cells', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractMetadata } from '../../../server/service/parser/metadata';
+import { extractMetadata } from '../../../server/service/reader/metadata';
 import { page } from './helpers';
 
 describe('report metadata', () => {

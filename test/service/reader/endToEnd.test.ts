@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeParser, parseLabReport } from '../../../server/service/parser';
+import { closeParser, parseLabReport } from '../../../server/service/reader';
 import { generateCorpus, type GroundTruth } from '../../fixtures/lab-reports/generate';
 import { scoreFile, type FileScore } from '../../fixtures/lab-reports/score';
 
