@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime, hasNoNul, NO_NUL_MESSAGE, Uuid } from './common';
 import { BillingType, COLLECTION_METHODS, CollectionMethod, LabTest, UsState } from './labs';
+import { INTERPRETATIONS } from './parser';
 
 /** Free text: at most 1000 characters (clinical notes, access notes). */
 export const NOTES_MAX = 1000;
@@ -238,6 +239,16 @@ export const OrdersResponse = z.object({
   size: z.number().int(),
 });
 export const OrderParams = z.object({ order_id: Uuid });
+/** Optional body of the sandbox walk: what the results of a completed order say. */
+export const SimulateOrderBody = z
+  .object({
+    interpretation: z.enum(INTERPRETATIONS).nullable().optional().describe('Set when the order completes; normal unless given'),
+    result_types: z.array(z.string().max(60)).max(50).nullable().optional().describe('Accepted for compatibility; results are not simulated yet'),
+    has_missing_results: z.boolean().nullable().optional().describe('Set when the order completes; false unless given'),
+  })
+  .nullish();
+export type SimulateOrderBody = z.infer<typeof SimulateOrderBody>;
+
 export const SimulateOrderQuery = z.object({
   final_status: z.string().max(80).describe('An OrderStatus such as completed.testkit.completed'),
   delay: z.coerce.number().int().min(0).max(3600).default(0).describe('Seconds between simulated events'),

@@ -12,6 +12,7 @@ import { persistentSecret } from './domain/settings';
 import apiKeyAuth from './plugins/apiKeyAuth';
 import errors from './plugins/errors';
 import textRule from './plugins/textRule';
+import emptyJsonBody from './plugins/emptyJsonBody';
 import openapi from './plugins/openapi';
 import timeseriesRoutes from './v2/timeseries';
 import usersRoutes from './v2/users';
@@ -73,6 +74,7 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
     }, { name: 'db' }),
   );
   await app.register(errors);
+  await app.register(emptyJsonBody);
   await app.register(textRule);
   await app.register(openapi);
 

@@ -1,29 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { errorResponses, OrderParams, PostOrderResponse, SimulateOrderQuery } from '../../contract';
-import { INTERPRETATIONS, simulateOrder } from '../domain/orders/simulate';
+import { errorResponses, OrderParams, PostOrderResponse, SimulateOrderBody, SimulateOrderQuery } from '../../contract';
+import { simulateOrder } from '../domain/orders/simulate';
 
 const tags = ['orders'];
 const security = [{ apiKey: [] }];
 
-/** Optional body of the sandbox walk: what the results of a completed order say. */
-export const SimulateOrderBody = z
-  .object({
-    interpretation: z.enum(INTERPRETATIONS).nullable().optional().describe('Set when the order completes; normal unless given'),
-    result_types: z.array(z.string().max(60)).max(50).nullable().optional().describe('Accepted for compatibility; results are not simulated yet'),
-    has_missing_results: z.boolean().nullable().optional().describe('Set when the order completes; false unless given'),
-  })
-  .nullish();
-
 const routes: FastifyPluginAsyncZod = async (app) => {
-  // The body is optional, and clients often send none while still saying application/json: in this
-  // plugin's scope an empty JSON body reads as no body (the default parser answers an error).
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
-    body === '' ? done(null, undefined) : json(req, body as string, done),
-  );
-
   app.post('/v3/order/:order_id/test', {
     schema: {
       tags,

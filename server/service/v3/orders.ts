@@ -16,15 +16,8 @@ import {
   PostOrderResponse,
 } from '../../contract';
 import { cancelOrder } from '../domain/orders/cancel';
-import { createOrder } from '../domain/orders/create';
-import {
-  claimIdempotencyKey,
-  IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENCY_KEY_MAX,
-  IN_FLIGHT_TIMEOUT_MS,
-  ORDER_CREATE_OPERATION,
-  releaseIdempotencyKey,
-} from '../domain/orders/idempotency';
+import { createOrderOnce } from '../domain/orders/create';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX, IN_FLIGHT_TIMEOUT_MS } from '../domain/orders/idempotency';
 import { importOrder } from '../domain/orders/import';
 import { listOrders } from '../domain/orders/list';
 import { getOrder } from '../domain/orders/present';
@@ -69,16 +62,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     response: { 200: PostOrderResponse, 409: ErrorBody.describe('The same X-Idempotency-Key is still in flight'), ...errorResponses },
   };
   const createHandler = async (req: FastifyRequest<{ Body: CreateOrderBody; Headers: z.infer<typeof CreateOrderHeaders> }>, reply: FastifyReply) => {
-    const key = req.headers[IDEMPOTENCY_KEY_HEADER];
-    if (!key) return createOrder(app.db, req.teamId, req.body);
-    const outcome = await claimIdempotencyKey(app.db, req.teamId, ORDER_CREATE_OPERATION, key, req.body);
-    if (outcome.kind === 'replay') return reply.status(outcome.status).send(outcome.body);
-    try {
-      return await createOrder(app.db, req.teamId, req.body, outcome.claim);
-    } catch (err) {
-      await releaseIdempotencyKey(app.db, outcome.claim);
-      throw err;
-    }
+    const answer = await createOrderOnce(app.db, req.teamId, req.body, req.headers[IDEMPOTENCY_KEY_HEADER]);
+    return reply.status(answer.status).send(answer.body);
   };
   app.post('/v3/order/create', { schema: createSchema }, createHandler);
   app.post('/v3/order', { schema: { ...createSchema, operationId: 'createOrderAtSdkPath', summary: 'Create an order (the SDK path of POST /v3/order/create)' } }, createHandler);

@@ -4,7 +4,7 @@ import type { CreateOrderBody, PostOrderResponse } from '../../../contract';
 import type { Database } from '../../../store/db';
 import { orders, type ServiceSchema } from '../../db/schema';
 import { Invalid, NotFound } from '../errors';
-import { completeIdempotencyKey, type IdempotencyClaim } from './idempotency';
+import { claimIdempotencyKey, completeIdempotencyKey, ORDER_CREATE_OPERATION, releaseIdempotencyKey, type IdempotencyClaim } from './idempotency';
 import { placeOrder, type NewOrder } from './place';
 import type { OrderRow } from './present';
 import { FINAL_TOPS } from './statuses';
@@ -89,4 +89,26 @@ export async function createOrder(db: Db, teamId: string, body: CreateOrderBody,
     if (claim) await completeIdempotencyKey(tx, claim, 200, answer);
     return answer;
   });
+}
+
+/**
+ * Order creation as the API offers it: with an idempotency key, the same key and body answer the
+ * first answer again (status included) instead of creating another order; a failure frees the key
+ * so a corrected retry may use it. Without a key, simply creates the order.
+ */
+export async function createOrderOnce(
+  db: Db,
+  teamId: string,
+  body: CreateOrderBody,
+  idempotencyKey: string | undefined,
+): Promise<{ status: number; body: unknown }> {
+  if (!idempotencyKey) return { status: 200, body: await createOrder(db, teamId, body) };
+  const outcome = await claimIdempotencyKey(db, teamId, ORDER_CREATE_OPERATION, idempotencyKey, body);
+  if (outcome.kind === 'replay') return { status: outcome.status, body: outcome.body };
+  try {
+    return { status: 200, body: await createOrder(db, teamId, body, outcome.claim) };
+  } catch (err) {
+    await releaseIdempotencyKey(db, outcome.claim);
+    throw err;
+  }
 }

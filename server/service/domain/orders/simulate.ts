@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { PostOrderResponse } from '../../../contract';
+import { INTERPRETATIONS, type PostOrderResponse } from '../../../contract';
 import type { Database } from '../../../store/db';
 import { enqueueJob, type JobContext } from '../../../store/jobs';
 import { jobs, orders, type ServiceSchema } from '../../db/schema';
@@ -21,7 +21,6 @@ type PostOrderAnswer = z.infer<typeof PostOrderResponse>;
 
 export const SIMULATE_STEP_KIND = 'order.simulate_step';
 
-export const INTERPRETATIONS = ['normal', 'abnormal', 'critical', 'unknown'] as const;
 
 /** What the results of a completed simulated order say. */
 export interface SimulatedResult {

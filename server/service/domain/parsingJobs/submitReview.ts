@@ -3,7 +3,7 @@ import type { LabReportResult, ParsedLabReportData, ParsingJobReviewBody } from 
 import type { Database } from '../../../store/db';
 import { parsingJobs, type ServiceSchema } from '../../db/schema';
 import { emitEvent } from '../../webhooks/outbox';
-import { NotFound, ServiceError } from '../errors';
+import { Invalid, NotFound, ServiceError } from '../errors';
 import { PARSING_JOB_UPDATED } from './create';
 import { presentParsingJob } from './present';
 
@@ -13,6 +13,9 @@ import { presentParsingJob } from './present';
  * `is_reviewed` becomes true and an `updated` event goes out. A job is reviewed once (409 after).
  */
 export async function reviewParsingJob(db: Database<ServiceSchema>, teamId: string, jobId: string, body: ParsingJobReviewBody) {
+  if (body.decision === 'approve' && body.results?.length === 0) {
+    throw new Invalid(['body', 'results'], 'an approved report needs at least one result (reject it instead)', 'value_error.results');
+  }
   return db.transaction(async (tx) => {
     const [job] = await tx
       .select()

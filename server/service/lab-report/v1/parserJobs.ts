@@ -1,5 +1,4 @@
 import multipart from '@fastify/multipart';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -15,12 +14,10 @@ import {
   ParserQueue,
 } from '../../../contract';
 import { parseQueueStats } from '../../domain/parsingJobs/queue';
-import { parsingJobFiles, parsingJobs } from '../../db/schema';
 import { createParsingJob } from '../../domain/parsingJobs/create';
 import { listParsingJobs } from '../../domain/parsingJobs/list';
-import { presentParsingJob } from '../../domain/parsingJobs/present';
+import { getParsingJob, readParsingJobFile } from '../../domain/parsingJobs/read';
 import { reviewParsingJob } from '../../domain/parsingJobs/submitReview';
-import { Invalid, NotFound } from '../../domain/errors';
 import { readUpload } from './upload';
 
 const tags = ['lab report parser'];
@@ -67,14 +64,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       params: ParsingJobParams,
       response: { 200: ParsingJob, ...errorResponses },
     },
-    handler: async (req) => {
-      const [row] = await app.db
-        .select()
-        .from(parsingJobs)
-        .where(and(eq(parsingJobs.id, req.params.job_id), eq(parsingJobs.teamId, req.teamId)));
-      if (!row) throw new NotFound('Parsing job');
-      return presentParsingJob(row);
-    },
+    handler: (req) => getParsingJob(app.db, req.teamId, req.params.job_id),
   });
 
   app.get('/lab_report/v1/parser/jobs', {
@@ -120,19 +110,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: z.any().describe('The file’s bytes'), ...errorResponses },
     },
     handler: async (req, reply) => {
-      const [row] = await app.db
-        .select({ bytes: parsingJobFiles.bytes, contentType: parsingJobs.contentType, fileName: parsingJobs.fileName })
-        .from(parsingJobs)
-        .innerJoin(parsingJobFiles, eq(parsingJobFiles.jobId, parsingJobs.id))
-        .where(and(eq(parsingJobs.id, req.params.job_id), eq(parsingJobs.teamId, req.teamId)));
-      if (!row) throw new NotFound('Parsing job');
-      const name = row.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+      const file = await readParsingJobFile(app.db, req.teamId, req.params.job_id);
       return reply
-        .type(row.contentType)
-        .header('content-disposition', `inline; filename="${name}"`)
+        .type(file.contentType)
+        .header('content-disposition', `inline; filename="${file.headerSafeName}"`)
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff')
-        .send(Buffer.from(row.bytes));
+        .send(file.bytes);
     },
   });
 
@@ -146,12 +130,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: ParsingJobReviewBody,
       response: { 200: ParsingJob, 409: ErrorBody.describe('Not reviewable now (parsing, failed or reviewed already)'), ...errorResponses },
     },
-    handler: async (req) => {
-      if (req.body.decision === 'approve' && req.body.results?.length === 0) {
-        throw new Invalid(['body', 'results'], 'an approved report needs at least one result (reject it instead)', 'value_error.results');
-      }
-      return reviewParsingJob(app.db, req.teamId, req.params.job_id, req.body);
-    },
+    handler: (req) => reviewParsingJob(app.db, req.teamId, req.params.job_id, req.body),
   });
 };
 
