@@ -2,7 +2,7 @@ import { loadConfig } from '../config';
 import { safeError } from '../lib/logging';
 import { runServerProcess } from '../lib/serverProcess';
 import { openStore } from '../store/db';
-import { JobWorker } from '../store/jobs';
+import { JobWorker } from './jobs/queue';
 import { buildServiceApp, serviceLoggerRedact } from './app';
 import { jobHandlers } from './jobs/handlers';
 import { serviceSchema } from './db/schema';

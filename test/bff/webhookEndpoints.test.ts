@@ -11,7 +11,7 @@ import { ServiceClient } from '../../server/bff/upstream/client';
 import { jobs } from '../../server/service/db/schema';
 import { jobHandlers } from '../../server/service/jobs/handlers';
 import { WEBHOOK_DELIVER_KIND, WEBHOOK_DISPATCH_KIND } from '../../server/service/webhooks/kinds';
-import { JobWorker } from '../../server/store/jobs';
+import { JobWorker } from '../../server/service/jobs/queue';
 import { WebhookReceiver } from '../service/webhookReceiver';
 import { UNKNOWN_UUID, listQuery, startBff, storeKinds, type Answer, type BffFixture, type Session } from './harness';
 import { startLabService, type LabServiceFixture } from './ordersFixture';

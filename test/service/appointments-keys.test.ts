@@ -9,7 +9,7 @@ import { appointments, appointmentSlots, jobs } from '../../server/service/db/sc
 import { BOOKING_KEY_SECRET, BookingKeyCodec } from '../../server/service/domain/appointments/bookingKey';
 import { persistentSecret } from '../../server/service/domain/settings';
 import { jobHandlers } from '../../server/service/jobs/handlers';
-import { JobWorker } from '../../server/store/jobs';
+import { JobWorker } from '../../server/service/jobs/queue';
 import { expect422, expectDetail, storeKinds, useService } from './harness';
 import { allSlots, behave, CHICAGO, homeOrder, phlebTeam, type PhlebTeam } from './appointmentFixtures';
 

@@ -3,7 +3,7 @@ import { and, eq, like, sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appointments, jobs, orders, webhookOutbox } from '../../server/service/db/schema';
 import { jobHandlers } from '../../server/service/jobs/handlers';
-import { JobWorker } from '../../server/store/jobs';
+import { JobWorker } from '../../server/service/jobs/queue';
 import { expect422, expectDetail, storeKinds, useService } from './harness';
 import { allSlots, behave, CHICAGO, homeOrder, phlebTeam, type PhlebTeam } from './appointmentFixtures';
 

@@ -6,7 +6,7 @@ import { PARSE_JOB_KIND } from '../../server/service/domain/parsingJobs/create';
 import { jobHandlers } from '../../server/service/jobs/handlers';
 import { closeParser } from '../../server/service/reader';
 import { seedDemoLabReports } from '../../server/service/seed/demoLabReports';
-import { JobWorker } from '../../server/store/jobs';
+import { JobWorker } from '../../server/service/jobs/queue';
 import { storeKinds, useService } from './harness';
 
 describe.each(storeKinds)('demo lab reports (%s)', (kind) => {

@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { jobs, serviceSchema, type ServiceSchema } from '../../server/service/db/schema';
 import { openStore, type Database, type Store } from '../../server/store/db';
-import { backoffMs, enqueueJob, JobWorker, type JobContext, type JobHandler } from '../../server/store/jobs';
+import { backoffMs, enqueueJob, JobWorker, type JobContext, type JobHandler } from '../../server/service/jobs/queue';
 import { migrationsFolder, openTestStore, storeKinds, type TestDatabase } from './harness';
 
 const past = () => new Date(Date.now() - 1000);

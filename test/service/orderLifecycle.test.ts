@@ -14,7 +14,7 @@ import {
 } from '../../server/service/domain/orders/lifecycle';
 import { jobHandlers } from '../../server/service/jobs/handlers';
 import { seededRandom } from '../../server/lib/random';
-import { enqueueJob, JobWorker } from '../../server/store/jobs';
+import { enqueueJob, JobWorker } from '../../server/service/jobs/queue';
 import { storeKinds, useService } from './harness';
 import {
   clearJobs,

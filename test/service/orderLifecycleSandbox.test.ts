@@ -5,7 +5,7 @@ import { jobs } from '../../server/service/db/schema';
 import { ORDER_ADVANCE_KIND, scheduleAdvance } from '../../server/service/domain/orders/lifecycle';
 import { planSteps, SIMULATE_STEP_KIND } from '../../server/service/domain/orders/simulate';
 import { jobHandlers } from '../../server/service/jobs/handlers';
-import { JobWorker } from '../../server/store/jobs';
+import { JobWorker } from '../../server/service/jobs/queue';
 import { expect422, expectDetail, storeKinds, UNKNOWN_UUID, useService, type Team } from './harness';
 import {
   clearJobs,

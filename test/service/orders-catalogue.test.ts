@@ -6,7 +6,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jobs, labTests } from '../../server/service/db/schema';
 import { jobHandlers } from '../../server/service/jobs/handlers';
-import { JobWorker } from '../../server/store/jobs';
+import { JobWorker } from '../../server/service/jobs/queue';
 import { ensureDemoLabAccounts, syncLabCatalogue } from '../../server/service/seed/labCatalogue';
 import { expect422, storeKinds, useService } from './harness';
 import { createBody, importBody, insertCatalogue, patientAddress, pdfText, teamWithUser, type OrderTeam } from './orderFixtures';

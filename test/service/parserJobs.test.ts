@@ -12,7 +12,7 @@ import { runParseJob, type Parse } from '../../server/service/domain/parsingJobs
 import { jobHandlers } from '../../server/service/jobs/handlers';
 import { closeParser } from '../../server/service/reader';
 import type { ParseOutcome } from '../../server/service/reader/types';
-import { JobWorker } from '../../server/store/jobs';
+import { JobWorker } from '../../server/service/jobs/queue';
 import { expect422, storeKinds, useService, type ServiceHarness, type Team } from './harness';
 import { multipart, smallReportPdf } from './parserJobMultipart';
 import { encryptedPdf } from '../fixtures/lab-reports/special';

@@ -11,7 +11,7 @@ import { jobs } from '../../server/service/db/schema';
 import { PARSE_JOB_KIND } from '../../server/service/domain/parsingJobs/create';
 import { jobHandlers } from '../../server/service/jobs/handlers';
 import { parsePerTeam, ReaderPool } from '../../server/service/sandbox/readerPool';
-import { JobWorker } from '../../server/store/jobs';
+import { JobWorker } from '../../server/service/jobs/queue';
 import { blankPagesPdf, inflationBombPdf, wideImagePdf, widePng } from '../fixtures/hostileFiles';
 import { ADMIN_TOKEN, storeKinds, useService, type Team } from './harness';
 import { multipart, smallReportPdf } from './parserJobMultipart';

@@ -9,7 +9,7 @@ import { WEBHOOK_DELIVER_KIND, WEBHOOK_DISPATCH_KIND, type WebhookWorkerOptions 
 import { emitEvent } from '../../server/service/webhooks/outbox';
 import { ensureWebhookDispatcher } from '../../server/service/webhooks/dispatcher';
 import { openStore, type Store } from '../../server/store/db';
-import { JobWorker } from '../../server/store/jobs';
+import { JobWorker } from '../../server/service/jobs/queue';
 import { ADMIN_TOKEN, expectDetail, migrationsFolder, openTestStore, storeKinds, useService, type Team } from './harness';
 import { createBody, insertCatalogue, insertLabAccount, teamWithUser, type Catalogue } from './orderFixtures';
 import { WebhookReceiver, type ReceivedWebhook } from './webhookReceiver';

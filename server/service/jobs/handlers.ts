@@ -1,5 +1,5 @@
 import type { Database } from '../../store/db';
-import type { JobHandler } from '../../store/jobs';
+import type { JobHandler } from './queue';
 import type { ServiceSchema } from '../db/schema';
 import { APPOINTMENT_CONFIRM_KIND } from '../domain/appointments/book';
 import { runConfirmJob } from '../domain/appointments/confirmJob';

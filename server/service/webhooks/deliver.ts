@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { WEBHOOK_MAX_ATTEMPTS } from '../../contract';
 import type { Database } from '../../store/db';
-import type { JobContext } from '../../store/jobs';
+import type { JobContext } from '../jobs/queue';
 import { jobs, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, webhookOutbox, type ServiceSchema } from '../db/schema';
 import { postWebhook, type PostResult } from './http';
 import { DEFAULT_TIMEOUT_MS, type WebhookWorkerOptions } from './kinds';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ALL_EVENT_TYPES } from '../../contract';
 import type { Database } from '../../store/db';
-import { enqueueJob } from '../../store/jobs';
+import { enqueueJob } from '../jobs/queue';
 import { jobs, webhookDeliveries, webhookEndpoints, webhookOutbox, type ServiceSchema } from '../db/schema';
 import {
   DEFAULT_DISPATCH_INTERVAL_MS,

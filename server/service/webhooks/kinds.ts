@@ -1,4 +1,4 @@
-/** Job kinds of webhook delivery (server/store/jobs.ts runs them; server/service/jobs/handlers.ts maps them). */
+/** Job kinds of webhook delivery (server/service/jobs/queue.ts runs them; server/service/jobs/handlers.ts maps them). */
 export const WEBHOOK_DISPATCH_KIND = 'webhook.dispatch';
 export const WEBHOOK_DELIVER_KIND = 'webhook.deliver';
 

@@ -4,7 +4,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { ASYNC_TIMEOUT_MS, SYNC_TIMEOUT_MS, type Appointment, type BookBody, type USAddress } from '../../../contract';
 import { localDate } from '../../../lib/timezones';
 import type { Database } from '../../../store/db';
-import { enqueueJob } from '../../../store/jobs';
+import { enqueueJob } from '../../jobs/queue';
 import { appointmentEvents, appointments, appointmentSlots, type ServiceSchema } from '../../db/schema';
 import { phlebotomyProvider, providerBehaviour, type ProviderBookingRequest, type PhlebotomyProvider, type ProviderTicket, type SlotTemplate } from '../../providers';
 import { emitEvent } from '../../webhooks/outbox';

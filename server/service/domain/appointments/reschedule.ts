@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Appointment, RescheduleBody, USAddress } from '../../../contract';
 import type { Database } from '../../../store/db';
-import { enqueueJob } from '../../../store/jobs';
+import { enqueueJob } from '../../jobs/queue';
 import { appointmentEvents, appointments, type ServiceSchema } from '../../db/schema';
 import { emitEvent } from '../../webhooks/outbox';
 import { providerBehaviour, type ProviderBookingRequest, type ProviderTicket } from '../../providers';

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../store/db';
-import { enqueueJob, type JobContext } from '../../../store/jobs';
+import { enqueueJob, type JobContext } from '../../jobs/queue';
 import { jobs, orders, type ServiceSchema } from '../../db/schema';
 import type { OrderRow } from './present';
 import { FINAL_TOPS, HAPPY_PATHS, orderStatus, type Step, type Top } from './statuses';

@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Order, OrderSet } from '../../../contract';
 import type { Database } from '../../../store/db';
-import { enqueueJob } from '../../../store/jobs';
+import { enqueueJob } from '../../jobs/queue';
 import { labs, labTests, markers, orderEvents, orders, users, type ServiceSchema } from '../../db/schema';
 import { emitEvent } from '../../webhooks/outbox';
 import { Invalid, NotFound } from '../errors';

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { INTERPRETATIONS, type PostOrderResponse } from '../../../contract';
 import type { Database } from '../../../store/db';
-import { enqueueJob, type JobContext } from '../../../store/jobs';
+import { enqueueJob, type JobContext } from '../../jobs/queue';
 import { jobs, orders, type ServiceSchema } from '../../db/schema';
 import { Invalid, NotFound } from '../errors';
 import { jobWasCancelled, LIFECYCLE, lockOrder, ORDER_ADVANCE_KIND, orderStatusesOf } from './lifecycle';

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../../store/db';
-import { enqueueJob } from '../../../store/jobs';
+import { enqueueJob } from '../../jobs/queue';
 import { parsingJobFiles, parsingJobs, users, type ServiceSchema } from '../../db/schema';
 import { sniffUpload } from '../../reader/sniff';
 import { emitEvent } from '../../webhooks/outbox';

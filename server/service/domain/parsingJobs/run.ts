@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../../store/db';
-import type { JobContext } from '../../../store/jobs';
+import type { JobContext } from '../../jobs/queue';
 import { parsingJobFiles, parsingJobs, type ServiceSchema } from '../../db/schema';
 import { parseLabReport } from '../../reader';
 import { ReaderPoolClosed } from '../../sandbox/readerPool';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { safeError } from '../lib/logging';
-import { jobs } from '../service/db/schema';
+import { safeError } from '../../lib/logging';
+import { jobs } from '../db/schema';
 
 // Any drizzle database or transaction over a schema with the jobs table.
 type Db = PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
