@@ -2,6 +2,23 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { z } from 'zod';
+import type {
+  BookBody,
+  CancelBody,
+  CreateOrderBody,
+  CreateWebhookEndpointBody,
+  DeliveriesQuery,
+  GroupedTimeseriesQuery,
+  LabAccountsQuery,
+  LabTestsQuery,
+  MarkersQuery,
+  OrdersQuery,
+  ParsingJobReviewBody,
+  ParsingJobsQuery,
+  PatchWebhookEndpointBody,
+  RequestBody,
+  RescheduleBody,
+  USAddress} from '../../contract';
 import {
   Appointment,
   AvailabilityResponse,
@@ -12,12 +29,11 @@ import {
   LabAccountsResponse,
   LabTest,
   MarkersResponse,
-  type MarkersQuery,
   Order,
   OrdersResponse,
   PaginatedUsers,
-  ParsingJob,
   ParserQueue,
+  ParsingJob,
   ParsingJobsResponse,
   PostOrderResponse,
   User,
@@ -27,7 +43,7 @@ import {
   WebhookEndpointList,
   WebhookEndpointSecret,
 } from '../../contract';
-import { UpstreamError } from './errors';
+import { UpstreamError, upstreamError } from './errors';
 
 export interface ServiceClientOptions {
   baseUrl: string;
@@ -46,25 +62,24 @@ export interface ServiceClientOptions {
   uploadTimeoutMs?: number;
 }
 
-/** `GET /lab_report/v1/parser/jobs` query (wire names); `status` is sent as repeated keys. */
-export interface ParsingJobsListQuery {
-  status?: string[];
-  stage?: string;
-  needs_human_review?: boolean;
-  is_reviewed?: boolean;
-  user_id?: string;
-  order?: 'asc' | 'desc';
-  limit?: number;
-  next_cursor?: string | null;
-}
+/**
+ * A query of the service's contract as this client sends it: every parameter the contract reads,
+ * all optional, enumerated values widened to strings (a newer deployment may take values this
+ * contract does not list; the service is the judge).
+ */
+type Widen<T> = T extends string
+  ? string
+  : T extends readonly (infer U)[]
+    ? Widen<U>[]
+    : T extends Record<string, unknown>
+      ? { [K in keyof T]: Widen<T[K]> }
+      : T;
+/** A body of the service's contract as this client sends it (checked by the service, enumerations widened). */
+type WireBody<S extends z.ZodType> = Widen<z.input<S>>;
+type WireQuery<S extends z.ZodType> = { [K in keyof z.output<S>]?: Widen<z.output<S>[K]> | null };
 
-/** `GET /v2/webhooks/endpoints/{id}/deliveries` query (wire names). */
-export interface DeliveriesListQuery {
-  status?: string;
-  limit?: number;
-  cursor?: string | null;
-}
-
+export type ParsingJobsListQuery = WireQuery<typeof ParsingJobsQuery>;
+export type DeliveriesListQuery = WireQuery<typeof DeliveriesQuery>;
 /** A multipart/form-data body streamed on to the service as it arrives (never buffered whole). */
 export interface StreamedForm {
   /** The bytes as the browser sent them (boundary and all). */
@@ -73,31 +88,11 @@ export interface StreamedForm {
   contentType: string;
 }
 
-/** `GET /v3/lab_tests/markers` query (wire names). */
-export type MarkersListQuery = z.output<typeof MarkersQuery>;
-
-/** `GET /v3/lab_tests` query (wire names). */
-export interface LabTestsListQuery {
-  lab_slug?: string;
-  collection_method?: string;
-  status?: string;
-  name?: string;
-  generation_method?: 'auto' | 'manual' | 'all';
-}
-
-/** `GET /v3/orders` query (wire names); arrays are sent as repeated keys. */
-export interface OrdersListQuery {
-  page: number;
-  size: number;
-  status?: string[];
-  order_type?: string[];
-  user_id?: string;
-  start_date?: string;
-  end_date?: string;
-  search_input?: string;
-  order_key?: 'created_at' | 'patient_name' | 'last_status';
-  order_direction?: 'asc' | 'desc';
-}
+export type MarkersListQuery = WireQuery<typeof MarkersQuery>;
+export type LabTestsListQuery = WireQuery<typeof LabTestsQuery>;
+export type LabAccountsListQuery = WireQuery<typeof LabAccountsQuery>;
+export type OrdersListQuery = WireQuery<typeof OrdersQuery>;
+export type MindfulnessQuery = WireQuery<typeof GroupedTimeseriesQuery>;
 
 /** A binary answer passed through as a stream (e.g. a requisition PDF). */
 export interface BinaryAnswer {
@@ -106,8 +101,10 @@ export interface BinaryAnswer {
   contentLength: number | null;
 }
 
+type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
+
 /** Query string with repeated keys for arrays; undefined, null and '' are left out. */
-function queryString(params: Record<string, string | number | boolean | readonly (string | number)[] | undefined | null>): string {
+function queryString(params: Record<string, QueryValue> = {}): string {
   const q = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || value === null || value === '') continue;
@@ -118,13 +115,35 @@ function queryString(params: Record<string, string | number | boolean | readonly
   return s ? `?${s}` : '';
 }
 
-const appointmentPath = (orderId: string) => `/v3/order/${encodeURIComponent(orderId)}/phlebotomy/appointment`;
+/**
+ * A path with its values encoded, each one a single segment: a value that is empty, `.` or `..`
+ * could climb to another endpoint (`/v2/user/..` is `/v2/`), so it is refused without a call.
+ */
+export function path(strings: TemplateStringsArray, ...values: string[]): string {
+  return strings.reduce((out, s, i) => {
+    if (i === 0) return s;
+    const value = values[i - 1]!;
+    if (value === '' || value === '.' || value === '..') throw new UpstreamError(404, 'not a valid id', 'path');
+    return out + encodeURIComponent(value) + s;
+  }, '');
+}
 
-export interface MindfulnessQuery {
-  start_date: string;
-  end_date?: string;
-  provider?: string;
-  next_cursor?: string | null;
+const appointmentPath = (orderId: string) => path`/v3/order/${orderId}/phlebotomy/appointment`;
+
+/** One call to the service. */
+interface Call<S extends z.ZodType> {
+  /** Names the call in errors and logs. */
+  operation: string;
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** A JSON body; or `raw`, a stream sent as is with its own content type. */
+  json?: unknown;
+  raw?: StreamedForm;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  /** The answer's shape, from the contract. */
+  response: S;
 }
 
 /**
@@ -145,61 +164,58 @@ export class ServiceClient {
   private usersPath: string | null = null;
 
   async listUsers(offset: number, limit: number) {
-    const query = `?offset=${offset}&limit=${limit}`;
-    if (this.usersPath) return this.get('list users', this.usersPath + query, PaginatedUsers);
+    const list = (at: string) => this.call({ operation: 'list users', path: at, query: { offset, limit }, response: PaginatedUsers });
+    if (this.usersPath) return list(this.usersPath);
     let page: PaginatedUsers;
     try {
-      page = await this.get('list users', `/v2/user${query}`, PaginatedUsers);
+      page = await list('/v2/user');
       this.usersPath = '/v2/user';
     } catch (err) {
       if (!(err instanceof UpstreamError) || (err.status !== 404 && err.status !== 405)) throw err;
-      page = await this.get('list users', `/v2/user/${query}`, PaginatedUsers);
+      page = await list('/v2/user/');
       this.usersPath = '/v2/user/';
     }
     return page;
   }
 
-  getUser(userId: string) {
-    return this.get('get user', `/v2/user/${encodeURIComponent(userId)}`, User);
+  async getUser(userId: string) {
+    return this.call({ operation: 'get user', path: path`/v2/user/${userId}`, response: User });
   }
 
-  resolveUser(clientUserId: string) {
-    return this.get('resolve user', `/v2/user/resolve/${encodeURIComponent(clientUserId)}`, User);
+  async resolveUser(clientUserId: string) {
+    return this.call({ operation: 'resolve user', path: path`/v2/user/resolve/${clientUserId}`, response: User });
   }
 
-  mindfulnessMinutesGrouped(userId: string, q: MindfulnessQuery) {
-    const params = new URLSearchParams({ start_date: q.start_date });
-    if (q.end_date) params.set('end_date', q.end_date);
-    if (q.provider) params.set('provider', q.provider);
-    if (q.next_cursor) params.set('next_cursor', q.next_cursor);
-    return this.get(
-      'mindfulness minutes',
-      `/v2/timeseries/${encodeURIComponent(userId)}/mindfulness_minutes/grouped?${params}`,
-      GroupedTimeseriesResponse,
-    );
+  async mindfulnessMinutesGrouped(userId: string, q: MindfulnessQuery) {
+    return this.call({
+      operation: 'mindfulness minutes',
+      path: path`/v2/timeseries/${userId}/mindfulness_minutes/grouped`,
+      query: q,
+      response: GroupedTimeseriesResponse,
+    });
   }
 
   // --- Lab catalogue -------------------------------------------------------------------------
 
   /** The team's lab accounts, all in one list (the service does not paginate them). */
-  listLabAccounts(q: { status?: string; lab_account_id?: string } = {}) {
-    return this.get('list lab accounts', `/v3/lab_test/lab_account${queryString(q)}`, LabAccountsResponse);
+  async listLabAccounts(q: LabAccountsListQuery = {}) {
+    return this.call({ operation: 'list lab accounts', path: '/v3/lab_test/lab_account', query: q, response: LabAccountsResponse });
   }
 
-  listMarkers(q: MarkersListQuery) {
-    return this.get('list markers', `/v3/lab_tests/markers${queryString({ ...q })}`, MarkersResponse);
+  async listMarkers(q: MarkersListQuery) {
+    return this.call({ operation: 'list markers', path: '/v3/lab_tests/markers', query: q, response: MarkersResponse });
   }
 
-  listLabs() {
-    return this.get('list labs', '/v3/lab_tests/labs', z.array(Lab));
+  async listLabs() {
+    return this.call({ operation: 'list labs', path: '/v3/lab_tests/labs', response: z.array(Lab) });
   }
 
-  listLabTests(q: LabTestsListQuery = {}) {
-    return this.get('list lab tests', `/v3/lab_tests${queryString({ ...q })}`, z.array(LabTest));
+  async listLabTests(q: LabTestsListQuery = {}) {
+    return this.call({ operation: 'list lab tests', path: '/v3/lab_tests', query: q, response: z.array(LabTest) });
   }
 
-  getLabTest(labTestId: string) {
-    return this.get('get lab test', `/v3/lab_tests/${encodeURIComponent(labTestId)}`, LabTest);
+  async getLabTest(labTestId: string) {
+    return this.call({ operation: 'get lab test', path: path`/v3/lab_tests/${labTestId}`, response: LabTest });
   }
 
   // --- Orders ----------------------------------------------------------------------------------
@@ -208,101 +224,105 @@ export class ServiceClient {
    * Places an order. `idempotencyKey` goes out as `X-Idempotency-Key`: the service answers a
    * repeat of the same key and body with the first answer, so a retried submit makes one order.
    */
-  createOrder(body: Record<string, unknown>, idempotencyKey?: string) {
-    return this.request(
-      'create order',
-      'POST',
-      '/v3/order/create',
-      PostOrderResponse,
-      body,
-      idempotencyKey ? { 'x-idempotency-key': idempotencyKey } : undefined,
-    );
+  async createOrder(body: WireBody<typeof CreateOrderBody>, idempotencyKey?: string) {
+    return this.call({
+      operation: 'create order',
+      method: 'POST',
+      path: '/v3/order/create',
+      json: body,
+      headers: idempotencyKey ? { 'x-idempotency-key': idempotencyKey } : undefined,
+      response: PostOrderResponse,
+    });
   }
 
-  getOrder(orderId: string) {
-    return this.get('get order', `/v3/order/${encodeURIComponent(orderId)}`, Order);
+  async getOrder(orderId: string) {
+    return this.call({ operation: 'get order', path: path`/v3/order/${orderId}`, response: Order });
   }
 
-  listOrders(q: OrdersListQuery) {
-    return this.get('list orders', `/v3/orders${queryString({ ...q })}`, OrdersResponse);
+  async listOrders(q: OrdersListQuery) {
+    return this.call({ operation: 'list orders', path: '/v3/orders', query: q, response: OrdersResponse });
   }
 
-  cancelOrder(orderId: string) {
-    return this.request('cancel order', 'POST', `/v3/order/${encodeURIComponent(orderId)}/cancel`, PostOrderResponse);
+  async cancelOrder(orderId: string) {
+    return this.call({ operation: 'cancel order', method: 'POST', path: path`/v3/order/${orderId}/cancel`, response: PostOrderResponse });
   }
 
   /** The requisition PDF, streamed through unparsed. */
-  orderRequisitionPdf(orderId: string): Promise<BinaryAnswer> {
-    return this.binary('requisition pdf', `/v3/order/${encodeURIComponent(orderId)}/requisition/pdf`);
+  async orderRequisitionPdf(orderId: string): Promise<BinaryAnswer> {
+    return this.binary('requisition pdf', path`/v3/order/${orderId}/requisition/pdf`, 'application/pdf, application/json');
   }
 
   // --- At-home phlebotomy appointments ---------------------------------------------------------
 
   /** The order's latest appointment (any status); 404 when the order has none (or is unknown). */
-  getOrderAppointment(orderId: string) {
-    return this.get('get appointment', appointmentPath(orderId), Appointment);
+  async getOrderAppointment(orderId: string) {
+    return this.call({ operation: 'get appointment', path: appointmentPath(orderId), response: Appointment });
   }
 
   /** Slots of 14 days at an address (a bare USAddress body); `startDate` is YYYY-MM-DD. */
-  appointmentAvailability(address: Record<string, unknown>, startDate?: string) {
-    return this.request(
-      'appointment availability',
-      'POST',
-      `/v3/order/phlebotomy/appointment/availability${queryString({ start_date: startDate })}`,
-      AvailabilityResponse,
-      address,
-    );
+  async appointmentAvailability(address: WireBody<typeof USAddress>, startDate?: string) {
+    return this.call({
+      operation: 'appointment availability',
+      method: 'POST',
+      path: '/v3/order/phlebotomy/appointment/availability',
+      query: { start_date: startDate },
+      json: address,
+      response: AvailabilityResponse,
+    });
   }
 
   /** Passed through as given: the service validates the body (ranges, notes) and answers 422 by field. */
-  bookAppointment(orderId: string, body: Record<string, unknown>) {
-    return this.request('book appointment', 'POST', `${appointmentPath(orderId)}/book`, Appointment, body, undefined, this.slowTimeout);
+  async bookAppointment(orderId: string, body: WireBody<typeof BookBody>) {
+    return this.call({ operation: 'book appointment', method: 'POST', path: `${appointmentPath(orderId)}/book`, json: body, timeoutMs: this.slowTimeout, response: Appointment });
   }
 
-  requestAppointment(orderId: string, body: Record<string, unknown>) {
-    return this.request('request appointment', 'POST', `${appointmentPath(orderId)}/request`, Appointment, body);
+  async requestAppointment(orderId: string, body: WireBody<typeof RequestBody>) {
+    return this.call({ operation: 'request appointment', method: 'POST', path: `${appointmentPath(orderId)}/request`, json: body, response: Appointment });
   }
 
-  rescheduleAppointment(orderId: string, body: Record<string, unknown>) {
-    return this.request('reschedule appointment', 'PATCH', `${appointmentPath(orderId)}/reschedule`, Appointment, body, undefined, this.slowTimeout);
+  async rescheduleAppointment(orderId: string, body: WireBody<typeof RescheduleBody>) {
+    return this.call({
+      operation: 'reschedule appointment',
+      method: 'PATCH',
+      path: `${appointmentPath(orderId)}/reschedule`,
+      json: body,
+      timeoutMs: this.slowTimeout,
+      response: Appointment,
+    });
   }
 
-  cancelAppointment(orderId: string, body: Record<string, unknown>) {
-    return this.request('cancel appointment', 'PATCH', `${appointmentPath(orderId)}/cancel`, Appointment, body);
+  async cancelAppointment(orderId: string, body: WireBody<typeof CancelBody>) {
+    return this.call({ operation: 'cancel appointment', method: 'PATCH', path: `${appointmentPath(orderId)}/cancel`, json: body, response: Appointment });
   }
 
-  appointmentCancellationReasons() {
-    return this.get('appointment cancellation reasons', '/v3/order/phlebotomy/appointment/cancellation-reasons', CancellationReasons);
+  async appointmentCancellationReasons() {
+    return this.call({ operation: 'appointment cancellation reasons', path: '/v3/order/phlebotomy/appointment/cancellation-reasons', response: CancellationReasons });
   }
 
   // --- Lab-report parsing jobs ----------------------------------------------------------------
 
   /** One page of the team's jobs (no `data` in the items); `next_cursor` null on the last page. */
-  listParsingJobs(q: ParsingJobsListQuery) {
-    return this.get('list parsing jobs', `/lab_report/v1/parser/jobs${queryString({ ...q })}`, ParsingJobsResponse);
+  async listParsingJobs(q: ParsingJobsListQuery) {
+    return this.call({ operation: 'list parsing jobs', path: '/lab_report/v1/parser/jobs', query: q, response: ParsingJobsResponse });
   }
 
   /** The team's parse queue (an extension of this service; other deployments answer 404). */
-  getParserQueue() {
-    return this.get('get parser queue', '/lab_report/v1/parser/queue', ParserQueue);
+  async getParserQueue() {
+    return this.call({ operation: 'get parser queue', path: '/lab_report/v1/parser/queue', response: ParserQueue });
   }
 
-  getParsingJob(jobId: string) {
-    return this.get('get parsing job', `/lab_report/v1/parser/job/${encodeURIComponent(jobId)}`, ParsingJob);
+  async getParsingJob(jobId: string) {
+    return this.call({ operation: 'get parsing job', path: path`/lab_report/v1/parser/job/${jobId}`, response: ParsingJob });
   }
 
   /** Passed through as given (the service validates it); `reviewer` is the caller's to set. */
-  reviewParsingJob(jobId: string, body: Record<string, unknown>) {
-    return this.request('review parsing job', 'POST', `/lab_report/v1/parser/job/${encodeURIComponent(jobId)}/review`, ParsingJob, body);
+  async reviewParsingJob(jobId: string, body: WireBody<typeof ParsingJobReviewBody>) {
+    return this.call({ operation: 'review parsing job', method: 'POST', path: path`/lab_report/v1/parser/job/${jobId}/review`, json: body, response: ParsingJob });
   }
 
   /** The uploaded file, streamed through unparsed (the caller checks the content type). */
-  parsingJobFile(jobId: string): Promise<BinaryAnswer> {
-    return this.binary(
-      'parsing job file',
-      `/lab_report/v1/parser/job/${encodeURIComponent(jobId)}/file`,
-      'application/pdf, image/jpeg, image/png, application/json',
-    );
+  async parsingJobFile(jobId: string): Promise<BinaryAnswer> {
+    return this.binary('parsing job file', path`/lab_report/v1/parser/job/${jobId}/file`, 'application/pdf, image/jpeg, image/png, application/json');
   }
 
   /**
@@ -310,69 +330,60 @@ export class ServiceClient {
    * (chunked; the service reads the file part, sniffs it and enforces 10 MB). Errors of `form.body`
    * (e.g. the caller's size limit) reject the call like a connection error would.
    */
-  createParsingJob(form: StreamedForm) {
-    return this.request(
-      'create parsing job',
-      'POST',
-      '/lab_report/v1/parser/job',
-      ParsingJob,
-      new RawBody(form.body, form.contentType),
-      undefined,
-      this.opts.uploadTimeoutMs ?? Math.max(300_000, this.opts.timeoutMs ?? 0),
-    );
+  async createParsingJob(form: StreamedForm) {
+    return this.call({
+      operation: 'create parsing job',
+      method: 'POST',
+      path: '/lab_report/v1/parser/job',
+      raw: form,
+      timeoutMs: this.opts.uploadTimeoutMs ?? Math.max(300_000, this.opts.timeoutMs ?? 0),
+      response: ParsingJob,
+    });
   }
 
   // --- Webhook endpoints -----------------------------------------------------------------------
 
-  listWebhookEndpoints() {
-    return this.get('list webhook endpoints', '/v2/webhooks/endpoints', WebhookEndpointList);
+  async listWebhookEndpoints() {
+    return this.call({ operation: 'list webhook endpoints', path: '/v2/webhooks/endpoints', response: WebhookEndpointList });
   }
 
-  getWebhookEndpoint(endpointId: string) {
-    return this.get('get webhook endpoint', `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}`, WebhookEndpoint);
+  async getWebhookEndpoint(endpointId: string) {
+    return this.call({ operation: 'get webhook endpoint', path: path`/v2/webhooks/endpoints/${endpointId}`, response: WebhookEndpoint });
   }
 
   /** 201 with the endpoint and its signing secret (answered once; see `webhookEndpointSecret`). */
-  createWebhookEndpoint(body: Record<string, unknown>) {
-    return this.request('create webhook endpoint', 'POST', '/v2/webhooks/endpoints', CreatedWebhookEndpoint, body);
+  async createWebhookEndpoint(body: WireBody<typeof CreateWebhookEndpointBody>) {
+    return this.call({ operation: 'create webhook endpoint', method: 'POST', path: '/v2/webhooks/endpoints', json: body, response: CreatedWebhookEndpoint });
   }
 
-  updateWebhookEndpoint(endpointId: string, body: Record<string, unknown>) {
-    return this.request('update webhook endpoint', 'PATCH', `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}`, WebhookEndpoint, body);
+  async updateWebhookEndpoint(endpointId: string, body: WireBody<typeof PatchWebhookEndpointBody>) {
+    return this.call({ operation: 'update webhook endpoint', method: 'PATCH', path: path`/v2/webhooks/endpoints/${endpointId}`, json: body, response: WebhookEndpoint });
   }
 
   async deleteWebhookEndpoint(endpointId: string): Promise<void> {
-    await this.request('delete webhook endpoint', 'DELETE', `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}`, z.unknown());
+    await this.call({ operation: 'delete webhook endpoint', method: 'DELETE', path: path`/v2/webhooks/endpoints/${endpointId}`, response: z.unknown() });
   }
 
-  webhookEndpointSecret(endpointId: string) {
-    return this.get('webhook endpoint secret', `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}/secret`, WebhookEndpointSecret);
+  async webhookEndpointSecret(endpointId: string) {
+    return this.call({ operation: 'webhook endpoint secret', path: path`/v2/webhooks/endpoints/${endpointId}/secret`, response: WebhookEndpointSecret });
   }
 
-  listWebhookDeliveries(endpointId: string, q: DeliveriesListQuery) {
-    return this.get(
-      'list webhook deliveries',
-      `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}/deliveries${queryString({ ...q })}`,
-      WebhookDeliveryList,
-    );
+  async listWebhookDeliveries(endpointId: string, q: DeliveriesListQuery) {
+    return this.call({ operation: 'list webhook deliveries', path: path`/v2/webhooks/endpoints/${endpointId}/deliveries`, query: q, response: WebhookDeliveryList });
   }
 
-  getWebhookDelivery(endpointId: string, deliveryId: string) {
-    return this.get(
-      'get webhook delivery',
-      `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}/deliveries/${encodeURIComponent(deliveryId)}`,
-      WebhookDelivery,
-    );
+  async getWebhookDelivery(endpointId: string, deliveryId: string) {
+    return this.call({ operation: 'get webhook delivery', path: path`/v2/webhooks/endpoints/${endpointId}/deliveries/${deliveryId}`, response: WebhookDelivery });
   }
 
   /** 202 with the delivery (pending again); 409 while it is pending or the endpoint is disabled. */
-  replayWebhookDelivery(endpointId: string, deliveryId: string) {
-    return this.request(
-      'replay webhook delivery',
-      'POST',
-      `/v2/webhooks/endpoints/${encodeURIComponent(endpointId)}/deliveries/${encodeURIComponent(deliveryId)}/replay`,
-      WebhookDelivery,
-    );
+  async replayWebhookDelivery(endpointId: string, deliveryId: string) {
+    return this.call({
+      operation: 'replay webhook delivery',
+      method: 'POST',
+      path: path`/v2/webhooks/endpoints/${endpointId}/deliveries/${deliveryId}/replay`,
+      response: WebhookDelivery,
+    });
   }
 
   /**
@@ -388,28 +399,49 @@ export class ServiceClient {
     return this.opts.slowTimeoutMs ?? Math.max(45_000, this.opts.timeoutMs ?? 0);
   }
 
-  private async binary(operation: string, path: string, accept = 'application/pdf, application/json'): Promise<BinaryAnswer> {
-    let res: Response;
+  /** Sends one call and answers the raw response; no answer at all (or none in time) is an UpstreamError. */
+  private async send(call: Omit<Call<z.ZodType>, 'response'>, accept: string): Promise<Response> {
+    const { raw, json } = call;
     try {
-      res = await fetch(this.baseUrl + path, {
-        headers: { 'x-service-api-key': this.opts.apiKey, accept },
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 15_000),
-      });
+      return await fetch(this.baseUrl + call.path + queryString(call.query), {
+        method: call.method ?? 'GET',
+        headers: {
+          'x-service-api-key': this.opts.apiKey,
+          accept,
+          ...(raw ? { 'content-type': raw.contentType } : json !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...call.headers,
+        },
+        body: raw ? (raw.body as unknown as BodyInit) : json !== undefined ? JSON.stringify(json) : undefined,
+        // A streamed request body (undici): sent while the answer may already be arriving.
+        ...(raw && { duplex: 'half' }),
+        signal: AbortSignal.timeout(call.timeoutMs ?? this.opts.timeoutMs ?? 15_000),
+      } as RequestInit);
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      throw new UpstreamError(timedOut ? 504 : 0, null, operation);
+      throw new UpstreamError(timedOut ? 504 : 0, null, call.operation);
     }
-    if (!res.ok) {
-      const text = await res.text().catch(() => '');
-      let detail: unknown = text.slice(0, 200);
-      try {
-        const json: unknown = JSON.parse(text);
-        if (json && typeof json === 'object' && 'detail' in json) detail = (json as { detail: unknown }).detail;
-      } catch {
-        /* not JSON */
-      }
-      throw new UpstreamError(res.status, detail, operation);
+  }
+
+  /** A JSON call: the answer parsed with the contract's schema (another shape is a 502). */
+  private async call<S extends z.ZodType>(call: Call<S>): Promise<z.output<S>> {
+    const res = await this.send(call, 'application/json');
+    if (!res.ok) throw await upstreamError(res, call.operation);
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw new UpstreamError(502, `an answer that is not JSON for ${call.operation}`, call.operation);
     }
+    const parsed = call.response.safeParse(json);
+    if (!parsed.success) throw new UpstreamError(502, `unexpected answer shape for ${call.operation}`, call.operation);
+    return parsed.data;
+  }
+
+  /** A file answer (a PDF, an upload), streamed through unparsed; the caller checks its type. */
+  private async binary(operation: string, at: string, accept: string): Promise<BinaryAnswer> {
+    const res = await this.send({ operation, path: at }, accept);
+    if (!res.ok) throw await upstreamError(res, operation);
     if (!res.body) throw new UpstreamError(502, `empty answer for ${operation}`, operation);
     const length = Number.parseInt(res.headers.get('content-length') ?? '', 10);
     return {
@@ -418,61 +450,4 @@ export class ServiceClient {
       contentLength: Number.isSafeInteger(length) && length >= 0 ? length : null,
     };
   }
-
-  private async get<S extends z.ZodType>(operation: string, path: string, schema: S): Promise<z.output<S>> {
-    return this.request(operation, 'GET', path, schema);
-  }
-
-  private async request<S extends z.ZodType>(
-    operation: string,
-    method: string,
-    path: string,
-    schema: S,
-    body?: unknown,
-    extraHeaders?: Record<string, string>,
-    timeoutMs?: number,
-  ): Promise<z.output<S>> {
-    const raw = body instanceof RawBody ? body : null;
-    let res: Response;
-    try {
-      res = await fetch(this.baseUrl + path, {
-        method,
-        headers: {
-          'x-service-api-key': this.opts.apiKey,
-          accept: 'application/json',
-          ...(raw ? { 'content-type': raw.contentType } : body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...extraHeaders,
-        },
-        body: raw ? (raw.stream as unknown as BodyInit) : body !== undefined ? JSON.stringify(body) : undefined,
-        // A streamed request body (undici): sent while the answer may already be arriving.
-        ...(raw && { duplex: 'half' }),
-        signal: AbortSignal.timeout(timeoutMs ?? this.opts.timeoutMs ?? 15_000),
-      } as RequestInit);
-    } catch (err) {
-      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      throw new UpstreamError(timedOut ? 504 : 0, null, operation);
-    }
-    const text = await res.text();
-    let json: unknown = undefined;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* not JSON */
-    }
-    if (!res.ok) {
-      const detail = json && typeof json === 'object' && 'detail' in json ? (json as { detail: unknown }).detail : text.slice(0, 200);
-      throw new UpstreamError(res.status, detail, operation);
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new UpstreamError(502, `unexpected answer shape for ${operation}`, operation);
-    return parsed.data;
-  }
-}
-
-/** A request body sent as is (a stream), with its own content type. */
-class RawBody {
-  constructor(
-    readonly stream: AsyncIterable<Uint8Array>,
-    readonly contentType: string,
-  ) {}
 }

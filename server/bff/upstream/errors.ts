@@ -12,6 +12,22 @@ export class UpstreamError extends Error {
   }
 }
 
+/**
+ * The one reading of a failed answer: `{detail}` when the service says what went wrong (a string,
+ * or the 422 list of `{loc, msg}`), else the start of whatever it answered.
+ */
+export async function upstreamError(res: Response, operation: string): Promise<UpstreamError> {
+  const text = await res.text().catch(() => '');
+  let detail: unknown = text.slice(0, 200);
+  try {
+    const json: unknown = JSON.parse(text);
+    if (json && typeof json === 'object' && 'detail' in json) detail = (json as { detail: unknown }).detail;
+  } catch {
+    // Not JSON (a proxy's error page): its first characters are all there is to say.
+  }
+  return new UpstreamError(res.status, detail, operation);
+}
+
 const PARTS = new Set(['body', 'query', 'path', 'header']);
 
 /** `{loc: ['body','patient_address','zip'], msg}` → `{'patient_address.zip': msg}` for react-admin's form fields. */
