@@ -1,25 +1,17 @@
 import { Chip } from '@mui/material';
 import { DataTable, DateField, List, SelectInput, TextInput, useRecordContext } from 'react-admin';
+import { AUDIT_OUTCOMES, type AuditEventRecord } from '../../server/bff/api';
 import { LocalTimeLabel } from '../components/LocalTimeLabel';
-
-interface AuditEventRecord {
-  id: string;
-  at: string;
-  staff_email: string | null;
-  action: string;
-  resource: string;
-  record_ids: string[];
-  outcome: string;
-  ip: string | null;
-}
 
 const filters = [
   <SelectInput
     key="action"
     source="action"
     alwaysOn
-    choices={['list', 'read', 'login', 'logout', 'denied'].map((a) => ({ id: a, name: a }))}
+    choices={['list', 'read', 'create', 'update', 'cancel', 'book', 'review', 'upload', 'download', 'login', 'logout', 'export'].map((a) => ({ id: a, name: a }))}
   />,
+  <SelectInput key="outcome" source="outcome" alwaysOn choices={AUDIT_OUTCOMES.map((o) => ({ id: o, name: o }))} />,
+  <TextInput key="patient_id" source="patient_id" label="Patient (user id)" />,
   <TextInput key="resource" source="resource" alwaysOn />,
 ];
 

@@ -1,22 +1,9 @@
 /**
- * What the dashboard shows each role. The BFF enforces the same matrix (server/bff/auth/roles.ts);
- * this only hides what would be refused anyway. Unknown roles see nothing.
+ * What the dashboard shows each role: the BFF's own permission table (server/bff/api/roles.ts),
+ * which the BFF enforces on every call; hiding here only spares a refusal. Unknown roles see nothing.
  */
-const SHOWN: Record<string, readonly string[]> = {
-  'users:read': ['admin', 'coordinator', 'lab_ops'],
-  'timeseries:read': ['admin', 'coordinator'],
-  'audit:read': ['admin'],
-  'orders:read': ['admin', 'coordinator', 'lab_ops'],
-  'orders:write': ['admin', 'coordinator'],
-  'catalogue:read': ['admin', 'coordinator', 'lab_ops'],
-  'appointments:read': ['admin', 'coordinator', 'lab_ops'],
-  'appointments:write': ['admin', 'coordinator'],
-  'parser:read': ['admin', 'coordinator', 'lab_ops', 'reviewer'],
-  'parser:upload': ['admin', 'coordinator', 'lab_ops', 'reviewer'],
-  'parser:review': ['admin', 'reviewer'],
-  'webhooks:manage': ['admin'],
-};
+import { can as roleCan, type Permission } from '../../server/bff/api/roles';
 
-export function can(role: unknown, permission: keyof typeof SHOWN): boolean {
-  return typeof role === 'string' && (SHOWN[permission] ?? []).includes(role);
+export function can(role: unknown, permission: Permission): boolean {
+  return typeof role === 'string' && roleCan(role, permission);
 }

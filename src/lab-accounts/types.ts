@@ -1,4 +1,1 @@
-import type { LabAccount } from '../../server/contract';
-
-/** A lab-accounts record as the BFF serves it: the service's LabAccount (it already has `id`). */
-export type LabAccountRecord = LabAccount;
+export type { LabAccountRecord } from '../../server/bff/api';

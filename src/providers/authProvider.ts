@@ -7,6 +7,7 @@
 import type { AuthProvider, UserIdentity } from 'react-admin';
 import { forgetSession, getCsrfToken, getCurrentUser, rememberSession } from './session';
 import type { SessionAnswer, StaffUser } from './types';
+import { CSRF_HEADER } from '../../server/bff/api/auth';
 
 export const SIGN_IN_MESSAGES = {
   wrongCredentials: 'Wrong email or password',
@@ -84,7 +85,7 @@ export const authProvider: AuthProvider = {
     // Without a token there is no live session to end (never signed in, or the BFF already said 401).
     if (!token) return;
     try {
-      await fetch('/api/auth/logout', { ...sameOrigin, method: 'POST', headers: { 'x-csrf-token': token } });
+      await fetch('/api/auth/logout', { ...sameOrigin, method: 'POST', headers: { [CSRF_HEADER]: token } });
     } catch {
       // Signing out locally still matters when the network is down; the cookie expires on its own.
     }

@@ -7,6 +7,7 @@
  *   which is what react-admin needs to show server-side validation under each input.
  */
 import { fetchUtils, HttpError } from 'react-admin';
+import { CSRF_HEADER } from '../../server/bff/api/auth';
 import { getCsrfToken } from './session';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -24,7 +25,7 @@ export async function httpClient(url: string, options: fetchUtils.Options = {}):
   const headers = new Headers(options.headers);
   if (!headers.has('Accept')) headers.set('Accept', 'application/json');
   const token = getCsrfToken();
-  if (!SAFE_METHODS.has(method) && token) headers.set('x-csrf-token', token);
+  if (!SAFE_METHODS.has(method) && token) headers.set(CSRF_HEADER, token);
 
   try {
     return await fetchUtils.fetchJson(url, { ...options, headers, credentials: 'same-origin' });

@@ -1,6 +1,6 @@
 /**
- * Shapes the BFF answers with that are not part of the service's contract (`server/contract`):
- * the BFF's own sign-in payloads and its chart-ready aggregates.
+ * The dashboard's data provider: react-admin's plus the BFF's calls that are not CRUD. Shapes come
+ * from the BFF's contract (server/bff/api/).
  */
 import type { DataProvider } from 'react-admin';
 import type {
@@ -15,42 +15,11 @@ import type {
 } from '../appointments/types';
 import type { ParserJobRecord, ParserQueueStatus, ReviewBody } from '../parser-jobs/types';
 import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
+import type { DateRange, MindfulnessMinutes, StaffUser } from '../../server/bff/api';
 
-/** Roles the BFF knows today; unknown ones arrive as plain strings and get the least privilege. */
-export type StaffRole = 'admin' | 'coordinator' | 'lab_ops' | 'reviewer' | (string & {});
-
-export interface StaffUser {
-  id: string;
-  email: string;
-  name: string | null;
-  role: StaffRole;
-}
-
-/** `POST /api/auth/login` and `GET /api/auth/me` both answer this. */
-export interface SessionAnswer {
-  user: StaffUser;
-  csrfToken: string;
-}
-
-export interface DateRange {
-  /** YYYY-MM-DD, inclusive, in the patient's time zone */
-  start_date: string;
-  /** YYYY-MM-DD, inclusive, in the patient's time zone */
-  end_date: string;
-}
-
-/** `GET /api/users/:id/mindfulness-minutes`: one zero-filled entry per calendar day. */
-export interface MindfulnessMinutes {
-  user_id: string;
-  start_date: string;
-  end_date: string;
-  /** IANA zone the days are cut in; null if the BFF could not tell. */
-  time_zone: string | null;
-  providers: { slug: string; name: string }[];
-  days: { date: string; total: number; by_provider: Record<string, number> }[];
-  sessions: number;
-  upstream_pages: number;
-}
+export type { DateRange, MindfulnessMinutes, SessionAnswer, StaffUser } from '../../server/bff/api';
+/** Roles arrive as plain strings: one from a newer BFF gets the least privilege. */
+export type StaffRole = StaffUser['role'];
 
 /** react-admin's DataProvider plus the calls that do not fit the CRUD mould. */
 export interface LabdeskDataProvider extends DataProvider {

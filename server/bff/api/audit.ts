@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { filter, listQuery } from './list';
 
+export const AUDIT_OUTCOMES = ['ok', 'denied', 'failed'] as const;
+
 /** `audit-events`: who looked at or changed what, and when. Ids and shapes only, never health data. */
 export const AuditEventRecord = z
   .object({
@@ -14,7 +16,7 @@ export const AuditEventRecord = z
     record_ids: z.array(z.string()),
     patient_ids: z.array(z.string()).describe("The patients' user ids whose data the access touched"),
     detail: z.record(z.string(), z.unknown()),
-    outcome: z.enum(['ok', 'denied', 'failed']),
+    outcome: z.enum(AUDIT_OUTCOMES),
     status_code: z.number().int().nullable(),
     ip: z.string().nullable(),
   })
@@ -27,7 +29,7 @@ export const AuditEventsList = listQuery({
     staff_id: filter.uuid(),
     resource: filter.string(64),
     action: filter.string(64),
-    outcome: filter.string(16).describe('ok, denied or failed'),
+    outcome: filter.string(16).describe(AUDIT_OUTCOMES.join(', ')),
     patient_id: filter.string(100).describe("Accesses to one patient's data (their user id)"),
     from: filter.dateBound('start'),
     to: filter.dateBound('end'),

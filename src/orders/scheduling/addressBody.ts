@@ -11,7 +11,8 @@ export function toAddressBody(a: AddressLike | null | undefined): AddressBody {
   const body: AddressBody = {
     first_line: str(a?.first_line),
     city: str(a?.city),
-    state: str(a?.state),
+    // A state read off a record: the BFF checks it against the US states and says so if it is not one.
+    state: str(a?.state) as AddressBody['state'],
     zip_code: str(a?.zip_code) || str(a?.zip),
   };
   // `unit` is the deprecated twin of `second_line`.

@@ -3,6 +3,7 @@
  * (docs/bff-api.md: the BFF adds `code` where the dashboard must react differently).
  */
 import { HttpError } from 'react-admin';
+import type { ErrorCode } from '../../../server/bff/api/errors';
 
 export type BookingProblem =
   /** 410 slot_expired: the booking key is too old. Refresh the slots; nothing was booked. */
@@ -23,7 +24,8 @@ export function bookingProblemOf(error: unknown): BookingProblem {
   }
   const body = (error.body ?? {}) as { code?: unknown; errors?: Record<string, string> };
   const message = error.message;
-  const code = typeof body.code === 'string' ? body.code : undefined;
+  // A code this dashboard does not know (a newer BFF) falls through to the plain message.
+  const code = typeof body.code === 'string' ? (body.code as ErrorCode) : undefined;
   if (code === 'slot_expired' || (!code && error.status === 410)) return { kind: 'expired', message };
   if (code === 'slot_taken') return { kind: 'taken', message };
   if (code === 'has_appointment') return { kind: 'has_appointment', message };
