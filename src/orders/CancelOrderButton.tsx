@@ -4,12 +4,11 @@
  */
 import { useState } from 'react';
 import CancelIcon from '@mui/icons-material/Cancel';
-import { useMutation } from '@tanstack/react-query';
-import { Button, Confirm, HttpError, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Confirm, HttpError, useDataProvider, useNotify, usePermissions, useRecordContext } from 'react-admin';
 import { can } from '../auth/permissions';
 import { FINAL_TOP_LEVEL_STATUSES } from '../components/OrderStatusChip';
-import { API_URL } from '../providers/dataProvider';
-import { httpClient } from '../providers/httpClient';
+import type { LabdeskDataProvider } from '../providers/types';
 import type { OrderRecord } from './types';
 
 export const isFinal = (order: Pick<OrderRecord, 'status'>) => FINAL_TOP_LEVEL_STATUSES.includes(order.status ?? '');
@@ -19,16 +18,17 @@ export const CancelOrderButton = () => {
   const { permissions } = usePermissions();
   const [open, setOpen] = useState(false);
   const notify = useNotify();
-  const refresh = useRefresh();
+  const dataProvider = useDataProvider<LabdeskDataProvider>();
+  const queryClient = useQueryClient();
   const mutation = useMutation({
-    mutationFn: async (id: string) => {
-      const { json } = await httpClient(`${API_URL}/orders/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
-      return json as OrderRecord;
-    },
-    onSuccess: () => {
+    mutationFn: (id: string) => dataProvider.cancelOrder(id),
+    onSuccess: (order) => {
       setOpen(false);
       notify('Order cancelled', { type: 'success' });
-      refresh();
+      // The page shows the cancelled order at once; lists and the order's appointment read again.
+      queryClient.setQueryData(['orders', 'getOne', { id: String(order.id), meta: undefined }], order);
+      void queryClient.invalidateQueries({ queryKey: ['orders'] });
+      void queryClient.invalidateQueries({ queryKey: ['appointments'] });
     },
     onError: (error: unknown) => {
       setOpen(false);

@@ -20,6 +20,7 @@ import {
   SelectInput,
   SimpleForm,
   TextInput,
+  useCreate,
   useGetList,
   useNotify,
   useRedirect,
@@ -27,8 +28,6 @@ import {
 // react-admin forms are react-hook-form forms: dependent inputs watch and set values with its hooks.
 import { useFormContext, useWatch } from 'react-hook-form';
 import { CountedTextInput } from '../components/CountedTextInput';
-import { API_URL } from '../providers/dataProvider';
-import { httpClient } from '../providers/httpClient';
 import type { LabAccountRecord } from '../lab-accounts/types';
 import { BILLING_TYPES, COLLECTION_METHODS, choicesOf, GENDERS, LAB_NAMES, labelOf, NOTES_MAX, US_STATES, ZIP_CODE } from './choices';
 import { toCreateOrderBody, toFormErrors, type OrderFormValues } from './createOrderBody';
@@ -175,19 +174,21 @@ const DefaultNotesHint = () => {
 function useSubmitOrder() {
   const notify = useNotify();
   const redirect = useRedirect();
+  const [create] = useCreate<OrderRecord>();
   const [formSession] = useState(newFormSessionId);
   return useCallback(
     async (values: Record<string, unknown>) => {
       const body = toCreateOrderBody(values as OrderFormValues);
       try {
-        const { json } = await httpClient(`${API_URL}/orders`, {
-          method: 'POST',
-          body: JSON.stringify(body),
-          headers: new Headers({ 'Content-Type': 'application/json', 'X-Idempotency-Key': idempotencyKey(formSession, body) }),
-        });
-        const order = json as OrderRecord;
+        // Through the dataProvider (react-admin's cache learns the order); pessimistic: the page
+        // moves on once the BFF answered, with the key that makes a repeated submit one order.
+        const order = await create(
+          'orders',
+          { data: body, meta: { idempotencyKey: idempotencyKey(formSession, body) } },
+          { mutationMode: 'pessimistic', returnPromise: true },
+        );
         notify('Order placed', { type: 'success' });
-        redirect('show', 'orders', order.id);
+        if (order) redirect('show', 'orders', order.id);
         return undefined;
       } catch (error) {
         const errors = error instanceof HttpError ? (error.body as { errors?: Record<string, string> } | undefined)?.errors : undefined;
@@ -197,7 +198,7 @@ function useSubmitOrder() {
         return hasFieldErrors && errors ? toFormErrors(errors, body) : undefined;
       }
     },
-    [formSession, notify, redirect],
+    [create, formSession, notify, redirect],
   );
 }
 
@@ -210,7 +211,7 @@ const Row = ({ children }: { children: ReactNode }) => (
 export const OrderCreate = () => {
   const submit = useSubmitOrder();
   return (
-    <Create title="New lab order" mutationMode="pessimistic">
+    <Create title="New lab order">
       <SimpleForm onSubmit={submit} sx={{ maxWidth: 880 }}>
         <SectionTitle>User</SectionTitle>
         <ReferenceInput source="user_id" reference="users">

@@ -6,7 +6,10 @@
  * turns `/*` + `X-Has-Next-Page` into react-admin's partial pagination (`pageInfo`).
  */
 import simpleRestProvider from 'ra-data-simple-rest';
-import { HttpError, type GetListParams, type GetListResult } from 'react-admin';
+import { HttpError, type CreateParams, type CreateResult, type GetListParams, type GetListResult } from 'react-admin';
+import { IDEMPOTENCY_HEADER } from '../../server/bff/api/orders';
+import type { OrderRecord } from '../orders/types';
+import { uploadParserJob } from '../parser-jobs/upload/uploadParserJob';
 import { httpClient } from './httpClient';
 import type { AppointmentRecord, AvailabilityAnswer, CancellationReason } from '../appointments/types';
 import type { ParserJobRecord, ParserQueueStatus } from '../parser-jobs/types';
@@ -46,10 +49,11 @@ export async function getList(resource: string, params: GetListParams): Promise<
   const data = json as GetListResult['data'];
   const total = parseContentRange(contentRange);
   if (total !== null) return { data, total };
-  return {
-    data,
-    pageInfo: { hasNextPage: headers.get('X-Has-Next-Page') === 'true', hasPreviousPage: page > 1 },
-  };
+  // No total upstream (cursor pagination). On the last page it is known after all: the records
+  // before this page plus this page's. Without it react-admin counts a short last page as full
+  // ("1-25 of 25" for three rows) and shows an empty list's pagination beside its empty state.
+  if (headers.get('X-Has-Next-Page') !== 'true') return { data, total: rangeStart + data.length };
+  return { data, pageInfo: { hasNextPage: true, hasPreviousPage: page > 1 } };
 }
 
 async function getMindfulnessMinutes(userId: string, range: DateRange): Promise<MindfulnessMinutes> {
@@ -124,11 +128,34 @@ const parserAndWebhookCalls: Pick<LabdeskDataProvider, 'getParserQueue' | 'revie
     postJson<WebhookDeliveryRecord>(`${API_URL}/webhook-endpoints/${enc(endpointId)}/deliveries/${enc(deliveryId)}/replay`, {}),
 };
 
+/**
+ * react-admin's create, plus `meta.idempotencyKey`: sent as the BFF's idempotency header, so a
+ * double-clicked or retried submit is answered with the first record instead of making another.
+ */
+async function create(resource: string, params: CreateParams): Promise<CreateResult> {
+  const key = (params.meta as { idempotencyKey?: unknown } | undefined)?.idempotencyKey;
+  const headers = new Headers({ 'Content-Type': 'application/json' });
+  if (typeof key === 'string') headers.set(IDEMPOTENCY_HEADER, key);
+  const { json } = await httpClient(`${API_URL}/${resource}`, { method: 'POST', body: JSON.stringify(params.data), headers });
+  return { data: json as CreateResult['data'] };
+}
+
+const uploadCalls: Pick<LabdeskDataProvider, 'uploadLabReport'> = {
+  uploadLabReport: (input, options) => uploadParserJob(input, options),
+};
+
+const orderCalls: Pick<LabdeskDataProvider, 'cancelOrder'> = {
+  cancelOrder: (orderId) => postJson<OrderRecord>(`${API_URL}/orders/${enc(orderId)}/cancel`, {}),
+};
+
 const simpleRest = simpleRestProvider(API_URL, httpClient);
 
 export const dataProvider: LabdeskDataProvider = {
   ...simpleRest,
   getList,
+  create,
+  ...orderCalls,
+  ...uploadCalls,
   getMindfulnessMinutes,
   ...appointmentCalls,
   ...parserAndWebhookCalls,

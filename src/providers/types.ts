@@ -15,6 +15,8 @@ import type {
 } from '../appointments/types';
 import type { ParserJobRecord, ParserQueueStatus, ReviewBody } from '../parser-jobs/types';
 import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
+import type { OrderRecord } from '../orders/types';
+import type { UploadInput, UploadOptions } from '../parser-jobs/upload/uploadParserJob';
 import type { DateRange, MindfulnessMinutes, StaffUser } from '../../server/bff/api';
 
 export type { DateRange, MindfulnessMinutes, SessionAnswer, StaffUser } from '../../server/bff/api';
@@ -23,6 +25,10 @@ export type StaffRole = StaffUser['role'];
 
 /** react-admin's DataProvider plus the calls that do not fit the CRUD mould. */
 export interface LabdeskDataProvider extends DataProvider {
+  /** Cancels an order (pessimistic: answers the cancelled order); 422 when it is already final. */
+  cancelOrder(orderId: string): Promise<OrderRecord>;
+  /** Uploads a lab report (multipart) with upload progress; answers the new parsing job. */
+  uploadLabReport(input: UploadInput, options?: UploadOptions): Promise<ParserJobRecord>;
   getMindfulnessMinutes(userId: string, range: DateRange): Promise<MindfulnessMinutes>;
   /** The order's current appointment; null when it has none (the BFF's 404 "No appointment for this order"). */
   getOrderAppointment(orderId: string): Promise<AppointmentRecord | null>;

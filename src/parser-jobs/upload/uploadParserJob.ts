@@ -6,7 +6,7 @@
  * BFF's `{message, errors, code}` in `body`.
  */
 import { HttpError } from 'react-admin';
-import { API_URL } from '../../providers/dataProvider';
+import { CSRF_HEADER } from '../../../server/bff/api/auth';
 import { toLabdeskError } from '../../providers/httpClient';
 import { getCsrfToken } from '../../providers/session';
 import type { ParserJobRecord } from '../types';
@@ -27,7 +27,7 @@ export interface UploadOptions {
   createRequest?: () => XMLHttpRequest;
 }
 
-export const UPLOAD_URL = `${API_URL}/parser-jobs`;
+export const UPLOAD_URL = '/api/parser-jobs';
 export const UNREACHABLE = 'Could not reach the server. Check your connection and try again.';
 
 function parseBody(text: string): unknown {
@@ -51,7 +51,7 @@ export function uploadParserJob(input: UploadInput, options: UploadOptions = {})
     xhr.open('POST', UPLOAD_URL);
     xhr.setRequestHeader('Accept', 'application/json');
     const token = getCsrfToken();
-    if (token) xhr.setRequestHeader('x-csrf-token', token);
+    if (token) xhr.setRequestHeader(CSRF_HEADER, token);
 
     xhr.upload.onprogress = (event) => options.onProgress?.(event.lengthComputable && event.total > 0 ? event.loaded / event.total : null);
     xhr.upload.onload = () => {

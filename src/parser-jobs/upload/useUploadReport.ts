@@ -4,8 +4,10 @@
  * 413 and 415 on the file, 422 on whichever field the BFF names.
  */
 import { useCallback, useState } from 'react';
-import { HttpError, useNotify, useRedirect } from 'react-admin';
-import { uploadParserJob, type UploadOptions } from './uploadParserJob';
+import { useQueryClient } from '@tanstack/react-query';
+import { HttpError, useDataProvider, useNotify, useRedirect } from 'react-admin';
+import type { LabdeskDataProvider } from '../../providers/types';
+import type { UploadOptions } from './uploadParserJob';
 
 export type UploadState = { phase: 'idle' } | { phase: 'sending'; fraction: number | null; fileName: string } | { phase: 'processing'; fileName: string };
 
@@ -31,6 +33,8 @@ export function uploadErrors(error: unknown): Record<string, string> | undefined
 export function useUploadReport(createRequest?: UploadOptions['createRequest']) {
   const notify = useNotify();
   const redirect = useRedirect();
+  const dataProvider = useDataProvider<LabdeskDataProvider>();
+  const queryClient = useQueryClient();
   const [state, setState] = useState<UploadState>({ phase: 'idle' });
 
   const submit = useCallback(
@@ -39,7 +43,7 @@ export function useUploadReport(createRequest?: UploadOptions['createRequest']) 
       if (!(file instanceof File) || !user_id) return undefined; // the inputs' own checks said why
       setState({ phase: 'sending', fraction: 0, fileName: file.name });
       try {
-        const job = await uploadParserJob(
+        const job = await dataProvider.uploadLabReport(
           { file, userId: user_id, needsHumanReview: needs_human_review === true },
           {
             createRequest,
@@ -48,6 +52,8 @@ export function useUploadReport(createRequest?: UploadOptions['createRequest']) 
           },
         );
         setState({ phase: 'idle' });
+        // The lists (and the queue line) read again: the new job is in them.
+        void queryClient.invalidateQueries({ queryKey: ['parser-jobs'] });
         notify('Report uploaded. It is being read now.', { type: 'success' });
         redirect('show', 'parser-jobs', job.id);
         return undefined;
@@ -59,7 +65,7 @@ export function useUploadReport(createRequest?: UploadOptions['createRequest']) 
         return errors;
       }
     },
-    [createRequest, notify, redirect],
+    [createRequest, dataProvider, notify, queryClient, redirect],
   );
   return { submit, state };
 }
