@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildBffApp, type BffAppOptions } from '../../server/bff/app';
 import { hashPassword } from '../../server/bff/auth/passwords';
@@ -28,8 +28,10 @@ import { createTestDatabase as createDatabase, storeKinds, type StoreKind, type 
 
 
 
-export const serviceMigrations = fileURLToPath(new URL('../../server/service/db/migrations', import.meta.url));
-export const bffMigrations = fileURLToPath(new URL('../../server/bff/db/migrations', import.meta.url));
+// From the repository's root (where vitest runs): page tests load this harness in jsdom, whose
+// `import.meta.url` is not a file URL.
+export const serviceMigrations = path.resolve('server/service/db/migrations');
+export const bffMigrations = path.resolve('server/bff/db/migrations');
 
 /** A uuid no row has. */
 export const UNKNOWN_UUID = '0b9e3c1a-5f2d-4e8b-9a7c-6d5e4f3a2b1c';

@@ -5,6 +5,7 @@ import { vi } from 'vitest';
 import { App } from '../../src/App';
 import { forgetSession } from '../../src/providers/session';
 import { ADMIN, createFakeBff, type FakeBffOptions } from './fakeBff';
+import type { RealStack } from './realStack';
 
 export function renderApp(options: FakeBffOptions = {}, path = '/') {
   const bff = createFakeBff(options);
@@ -22,4 +23,17 @@ export async function signIn(user: ReturnType<typeof userEvent.setup>, email = A
   await user.type(await screen.findByLabelText(/email/i), email);
   await user.type(screen.getByLabelText(/password/i), password);
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+/**
+ * Renders the real dashboard against the real stack (test/ui/realStack.ts), as a fresh tab would
+ * open it: no session unless the test signed in first (`stack.signInAs`), no stored preferences.
+ */
+export function renderOnStack(stack: RealStack, path = '/') {
+  forgetSession();
+  localStorage.clear();
+  window.history.replaceState(null, '', path === '/' ? '/' : `/#${path}`);
+  const user = userEvent.setup();
+  render(<App />);
+  return { user };
 }

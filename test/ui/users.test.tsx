@@ -1,21 +1,43 @@
+/** The users list on the real stack: users seeded in the real service, read through the real BFF. */
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { SAMPLE_USERS } from './fakeBff';
-import { renderApp, signIn } from './renderApp';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { renderOnStack, signIn } from './renderApp';
+import { STAFF_PASSWORD, staffEmail, startRealStack, type RealStack } from './realStack';
+
+let stack: RealStack;
+beforeAll(async () => {
+  stack = await startRealStack();
+  const { team } = stack.service;
+  await stack.service.addUsers(team, [
+    { clientUserId: 'pt-7f3a2c91', createdOn: new Date('2026-05-01T12:00:00Z'), fallbackTimeZone: 'America/Chicago', sources: ['oura', 'whoop'] },
+    { clientUserId: 'pt-99b01d44', createdOn: new Date('2026-05-04T15:45:00Z') },
+    { clientUserId: 'pt-c4e2a7f3', createdOn: new Date('2026-05-06T07:10:00Z'), sources: ['withings'] },
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await stack?.close();
+});
+beforeEach(() => stack.reset());
+
+/** The dashboard as a signed-in admin opens it. */
+async function openSignedIn() {
+  await stack.signInAs('admin');
+  return renderOnStack(stack);
+}
 
 const rows = () => screen.getAllByRole('row').slice(1); // minus the header row
 
 describe('users list', () => {
   it('after sign-in, lists users with their connected sources', async () => {
-    const { user, bff } = renderApp({ users: SAMPLE_USERS });
-    await signIn(user);
+    const { user } = renderOnStack(stack);
+    await signIn(user, staffEmail('admin'), STAFF_PASSWORD);
 
     expect(await screen.findByText('pt-7f3a2c91')).toBeInTheDocument();
     expect(rows()).toHaveLength(3);
 
     const first = within(rows()[0]!);
     expect(first.getByText('Oura')).toBeInTheDocument();
-    expect(first.getByText('Calm')).toBeInTheDocument();
+    expect(first.getByText('WHOOP')).toBeInTheDocument();
     expect(first.getByText('America/Chicago')).toBeInTheDocument();
     expect(within(rows()[1]!).getByText('No sources')).toBeInTheDocument();
     expect(within(rows()[2]!).getByText('Withings')).toBeInTheDocument();
@@ -24,13 +46,13 @@ describe('users list', () => {
     expect(document.querySelector('img[src^="http"]')).toBeNull();
 
     // react-admin's default sort is the BFF's natural order, and the list uses ra-data-simple-rest's URLs.
-    const list = bff.requests.find((r) => r.path === '/api/users');
+    const list = stack.requests.find((r) => r.path === '/api/users');
     expect(list?.query.get('sort')).toBe('["id","ASC"]');
     expect(list?.query.get('range')).toBe('[0,9]');
   });
 
   it('only offers sorting on the creation date, and says its times are local', async () => {
-    const { user, bff } = renderApp({ users: SAMPLE_USERS, signedIn: true });
+    const { user } = await openSignedIn();
     await screen.findByText('pt-7f3a2c91');
 
     const headers = screen.getAllByRole('columnheader');
@@ -40,11 +62,11 @@ describe('users list', () => {
     expect(screen.getByTitle(/Times are shown in your local time zone/)).toBeInTheDocument();
 
     await user.click(within(sortable[0]!).getByRole('button'));
-    await waitFor(() => expect(bff.requests.at(-1)?.query.get('sort')).toMatch(/^\["created_on",/));
+    await waitFor(() => expect(stack.requests.filter((r) => r.path === '/api/users').at(-1)?.query.get('sort')).toMatch(/^\["created_on",/));
   });
 
   it('searches by client user id', async () => {
-    const { user, bff } = renderApp({ users: SAMPLE_USERS, signedIn: true });
+    const { user } = await openSignedIn();
     await screen.findByText('pt-7f3a2c91');
 
     await user.type(screen.getByRole('textbox', { name: 'Search by client user id' }), '7F3');
@@ -52,19 +74,23 @@ describe('users list', () => {
     await waitFor(() => expect(screen.queryByText('pt-99b01d44')).not.toBeInTheDocument());
     expect(screen.getByText('pt-7f3a2c91')).toBeInTheDocument();
     expect(screen.getByText('pt-c4e2a7f3')).toBeInTheDocument(); // "…a7f3" matches too
-    expect(bff.requests.at(-1)?.query.get('filter')).toBe('{"q":"7F3"}');
+    expect(stack.requests.filter((r) => r.path === '/api/users').at(-1)?.query.get('filter')).toBe('{"q":"7F3"}');
   });
 
   it('says when a search matches nobody', async () => {
-    const { user } = renderApp({ users: SAMPLE_USERS, signedIn: true });
+    const { user } = await openSignedIn();
     await screen.findByText('pt-7f3a2c91');
     await user.type(screen.getByRole('textbox', { name: 'Search by client user id' }), 'nobody-here');
     expect(await screen.findByText('No users match this search.')).toBeInTheDocument();
   });
 
   it('explains where users come from when there are none', async () => {
-    renderApp({ users: [], signedIn: true });
+    // Another team's console: a BFF holding the key of a team with no users yet.
+    stack.useBffApp(await stack.bff.buildApp({ serviceApiKey: stack.service.otherTeam.apiKey }));
+    await stack.signInAs('admin');
+    renderOnStack(stack);
     expect(await screen.findByText('No users yet')).toBeInTheDocument();
     expect(screen.getByText('POST /v2/user')).toBeInTheDocument();
+    stack.useBffApp(null);
   });
 });
