@@ -49,11 +49,12 @@ export async function getList(resource: string, params: GetListParams): Promise<
   const data = json as GetListResult['data'];
   const total = parseContentRange(contentRange);
   if (total !== null) return { data, total };
-  // No total upstream (cursor pagination). On the last page it is known after all: the records
-  // before this page plus this page's. Without it react-admin counts a short last page as full
-  // ("1-25 of 25" for three rows) and shows an empty list's pagination beside its empty state.
-  if (headers.get('X-Has-Next-Page') !== 'true') return { data, total: rangeStart + data.length };
-  return { data, pageInfo: { hasNextPage: true, hasPreviousPage: page > 1 } };
+  // No total, not even on the last page: one that appeared there alone would flip react-admin from
+  // partial to full pagination mid-list. ListPagination counts what a partial page shows.
+  return {
+    data,
+    pageInfo: { hasNextPage: headers.get('X-Has-Next-Page') === 'true', hasPreviousPage: page > 1 },
+  };
 }
 
 async function getMindfulnessMinutes(userId: string, range: DateRange): Promise<MindfulnessMinutes> {
