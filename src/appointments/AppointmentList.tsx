@@ -12,6 +12,7 @@ import { OrderStatusChip } from '../components/OrderStatusChip';
 import { ZonedDateTime } from '../components/ZonedDateTime';
 import { AppointmentsEmpty } from './AppointmentsEmpty';
 import type { AppointmentRecord } from './types';
+import { ListPagination } from '../components/ListPagination';
 
 const filters = [
   <SelectArrayInput
@@ -50,7 +51,7 @@ const OrderLink = ({ record }: { record: AppointmentRecord }) => {
 // Sortable as the BFF allows: start_at, status, provider (and id). Requested appointments have no
 // time and come last. No CSV export: rows carry patient names and addresses.
 export const AppointmentList = () => (
-  <List<AppointmentRecord> sort={{ field: 'start_at', order: 'ASC' }} filters={filters} perPage={25} empty={<AppointmentsEmpty />} exporter={false}>
+  <List<AppointmentRecord> pagination={<ListPagination />} sort={{ field: 'start_at', order: 'ASC' }} filters={filters} perPage={25} empty={<AppointmentsEmpty />} exporter={false}>
     <DataTable<AppointmentRecord> rowClick="show" bulkActionButtons={false} empty={<NoMatch />}>
       <Column
         source="start_at"

@@ -1,6 +1,7 @@
 import { Chip } from '@mui/material';
 import { DataTable, DateField, List, SelectInput, TextInput, useRecordContext } from 'react-admin';
 import { AUDIT_OUTCOMES, type AuditEventRecord } from '../../server/bff/api';
+import { ListPagination } from '../components/ListPagination';
 import { LocalTimeLabel } from '../components/LocalTimeLabel';
 
 const filters = [
@@ -30,7 +31,7 @@ const Column = DataTable.Col<AuditEventRecord>;
 
 /** Who looked at which patient records, newest first. */
 export const AuditEventList = () => (
-  <List<AuditEventRecord> sort={{ field: 'at', order: 'DESC' }} filters={filters} perPage={50}>
+  <List<AuditEventRecord> pagination={<ListPagination />} sort={{ field: 'at', order: 'DESC' }} filters={filters} perPage={50}>
     <DataTable<AuditEventRecord> bulkActionButtons={false} rowClick={false}>
       <Column source="at" label={<LocalTimeLabel label="When" />} disableSort>
         <DateField source="at" showTime />

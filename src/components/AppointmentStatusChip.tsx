@@ -3,7 +3,14 @@
  * gain values (docs/bff-api.md): an unknown one shows raw, on a neutral chip, never an error.
  */
 import type { ChipProps } from '@mui/material';
+import type {
+  APPOINTMENT_EVENT_STATUSES as EVENT_STATUS_VALUES,
+  APPOINTMENT_PROVIDERS,
+  APPOINTMENT_STATUSES as STATUS_VALUES,
+} from '../../server/contract';
 import { StatusChip, type KnownStatus } from './StatusChip';
+
+type AppointmentStatus = (typeof STATUS_VALUES)[number];
 
 const s = (label: string, color: ChipProps['color'], description?: string): KnownStatus => ({ label, color, description });
 
@@ -15,7 +22,7 @@ export const APPOINTMENT_STATUSES: Record<string, KnownStatus> = {
   in_progress: s('In progress', 'primary', 'The phlebotomist is on the way or drawing'),
   completed: s('Completed', 'secondary'),
   cancelled: s('Cancelled', 'default'),
-};
+} satisfies Record<AppointmentStatus, KnownStatus>;
 
 /** `status` of an appointment's events (and `event_status`). */
 export const APPOINTMENT_EVENT_STATUSES: Record<string, KnownStatus> = {
@@ -25,19 +32,19 @@ export const APPOINTMENT_EVENT_STATUSES: Record<string, KnownStatus> = {
   in_progress: s('In progress', 'primary'),
   completed: s('Completed', 'secondary'),
   cancelled: s('Cancelled', 'default'),
-};
+} satisfies Record<(typeof EVENT_STATUS_VALUES)[number], KnownStatus>;
 
 /** Statuses of a booking the provider has not answered yet: the page keeps asking until it has. */
-export const AWAITING_PROVIDER_STATUSES = ['pending', 'reserved'];
+export const AWAITING_PROVIDER_STATUSES: readonly string[] = ['pending', 'reserved'] satisfies AppointmentStatus[];
 /** Statuses of an appointment that holds (or waits for) a slot: the ones that can still be cancelled. */
-export const ACTIVE_APPOINTMENT_STATUSES = ['pending', 'reserved', 'confirmed'];
+export const ACTIVE_APPOINTMENT_STATUSES: readonly string[] = ['pending', 'reserved', 'confirmed'] satisfies AppointmentStatus[];
 
 export const PROVIDER_NAMES: Record<string, string> = {
   provider_1: 'Provider 1',
   provider_2: 'Provider 2',
   provider_3: 'Provider 3',
   provider_4: 'Provider 4',
-};
+} satisfies Record<(typeof APPOINTMENT_PROVIDERS)[number], string>;
 
 export const providerName = (slug: string | null | undefined) =>
   slug == null || slug === '' ? '' : Object.hasOwn(PROVIDER_NAMES, slug) ? PROVIDER_NAMES[slug]! : slug;

@@ -3,11 +3,15 @@
  * shown raw on a neutral (outlined) chip, never dropped and never an error.
  */
 import type { ChipProps } from '@mui/material';
+import type { ORDER_LOW_LEVEL_STATUSES as LOW_LEVEL_VALUES, ORDER_TOP_LEVEL_STATUSES as TOP_LEVEL_VALUES } from '../../server/contract';
 import { StatusChip, type KnownStatus } from './StatusChip';
+
+type LowLevelStatus = (typeof LOW_LEVEL_VALUES)[number];
+type TopLevelStatus = (typeof TOP_LEVEL_VALUES)[number];
 
 const s = (label: string, color: ChipProps['color'], description?: string): KnownStatus => ({ label, color, description });
 
-/** Low-level statuses (`low_level_status`, the last part of an event's status). */
+/** Low-level statuses (`low_level_status`, the last part of an event's status): one for each of the contract's. */
 export const ORDER_LOW_LEVEL_STATUSES: Record<string, KnownStatus> = {
   ordered: s('Ordered', 'info'),
   requisition_created: s('Requisition created', 'info'),
@@ -34,7 +38,7 @@ export const ORDER_LOW_LEVEL_STATUSES: Record<string, KnownStatus> = {
   failure_to_deliver_to_lab: s('Failed to deliver to lab', 'error'),
   sample_error: s('Sample error', 'error'),
   lost: s('Lost', 'error'),
-};
+} satisfies Record<LowLevelStatus, KnownStatus>;
 
 /** Top-level statuses (`status`). */
 export const ORDER_TOP_LEVEL_STATUSES: Record<string, KnownStatus> = {
@@ -44,10 +48,10 @@ export const ORDER_TOP_LEVEL_STATUSES: Record<string, KnownStatus> = {
   completed: s('Completed', 'success'),
   cancelled: s('Cancelled', 'default'),
   failed: s('Failed', 'error'),
-};
+} satisfies Record<TopLevelStatus, KnownStatus>;
 
 /** Top-level statuses nothing moves an order out of: such orders cannot be cancelled. */
-export const FINAL_TOP_LEVEL_STATUSES = ['completed', 'cancelled', 'failed'];
+export const FINAL_TOP_LEVEL_STATUSES: readonly TopLevelStatus[] = ['completed', 'cancelled', 'failed'];
 
 export const OrderStatusChip = ({
   value,

@@ -2,6 +2,7 @@ import { Typography } from '@mui/material';
 import { DataTable, List, SearchInput } from 'react-admin';
 import { LabSelectInput, useLabs } from './LabSelectInput';
 import type { MarkerRecord } from './types';
+import { ListPagination } from '../components/ListPagination';
 
 const filters = [
   <SearchInput
@@ -40,7 +41,7 @@ export const MarkerList = () => {
   const { labs } = useLabs();
   const labName = (id: number | null | undefined) => labs.find((l) => l.id === id)?.name ?? (id == null ? '' : `Lab ${id}`);
   return (
-    <List<MarkerRecord> sort={{ field: 'id', order: 'ASC' }} filters={filters} perPage={25}>
+    <List<MarkerRecord> pagination={<ListPagination />} sort={{ field: 'id', order: 'ASC' }} filters={filters} perPage={25}>
       <DataTable<MarkerRecord> rowClick="show" bulkActionButtons={false} empty={<NoMatch />}>
         <Column source="name" label="Name" disableSort />
         <Column source="provider_id" label="Test code" disableSort render={(r) => r.provider_id ?? <Muted>None</Muted>} />

@@ -11,7 +11,7 @@ import { FINAL_TOP_LEVEL_STATUSES } from '../components/OrderStatusChip';
 import type { LabdeskDataProvider } from '../providers/types';
 import type { OrderRecord } from './types';
 
-export const isFinal = (order: Pick<OrderRecord, 'status'>) => FINAL_TOP_LEVEL_STATUSES.includes(order.status ?? '');
+export const isFinal = (order: Pick<OrderRecord, 'status'>) => (FINAL_TOP_LEVEL_STATUSES as readonly string[]).includes(order.status ?? '');
 
 export const CancelOrderButton = () => {
   const record = useRecordContext<OrderRecord>();

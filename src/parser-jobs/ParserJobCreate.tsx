@@ -9,7 +9,6 @@ import {
   AutocompleteInput,
   Create,
   ReferenceInput,
-  regex,
   required,
   SaveButton,
   SimpleForm,
@@ -18,13 +17,15 @@ import {
   usePermissions,
 } from 'react-admin';
 import { useFormState } from 'react-hook-form';
+import { isUuid } from '../../server/bff/api';
 import { can } from '../auth/permissions';
 import { CheckboxInput } from './upload/CheckboxInput';
 import { ReportFileInput } from './upload/ReportFileInput';
 import { UploadProgress } from './upload/UploadProgress';
 import { useUploadReport, type UploadState } from './upload/useUploadReport';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const userId = (value: unknown) =>
+  typeof value === 'string' && value && !isUuid(value) ? 'Enter a user id like 0b7e6a8e-1111-4000-8000-000000000001' : undefined;
 
 /** Coordinators search the patient directory; roles without it (reviewers) paste the user id. */
 const PatientInput = () => {
@@ -35,7 +36,7 @@ const PatientInput = () => {
         source="user_id"
         label="Patient user id"
         helperText="The patient's user id (a UUID), as the coordinator gave it"
-        validate={[required('Enter the patient user id'), regex(UUID, 'Enter a user id like 0b7e6a8e-1111-4000-8000-000000000001')]}
+        validate={[required('Enter the patient user id'), userId]}
         fullWidth
       />
     );
@@ -80,7 +81,8 @@ const Fields = ({ busy }: { busy: boolean }) => (
 export const ParserJobCreate = () => {
   const { submit, state } = useUploadReport();
   return (
-    <Create title="Upload a lab report" mutationMode="pessimistic">
+    // The submit is useUploadReport's own (pessimistic) create, which reports upload progress.
+    <Create title="Upload a lab report">
       <SimpleForm onSubmit={submit} toolbar={<UploadToolbar state={state} />} sx={{ maxWidth: 720 }}>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
           The biomarkers are read off the report for you. Values the reader is unsure of are sent to a reviewer before they reach the

@@ -8,6 +8,7 @@ import { Box, Typography } from '@mui/material';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { CreateButton, DataTable, DateField, List, TopToolbar, usePermissions, useResourceDefinition } from 'react-admin';
 import { can } from '../auth/permissions';
+import { ListPagination } from '../components/ListPagination';
 import { LocalTimeLabel } from '../components/LocalTimeLabel';
 import { isInFlight, listPollInterval } from './jobState';
 import { ParserJobsEmpty } from './ParserJobsEmpty';
@@ -50,6 +51,7 @@ export const ParserJobList = () => {
       sort={reviewer ? QUEUE_SORT : ALL_SORT}
       filterDefaultValues={reviewer ? { queue: true } : {}}
       perPage={25}
+      pagination={<ListPagination />}
       actions={<Actions />}
       empty={false}
       exporter={false}

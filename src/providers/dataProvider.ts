@@ -9,12 +9,12 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import { HttpError, type CreateParams, type CreateResult, type GetListParams, type GetListResult } from 'react-admin';
 import { IDEMPOTENCY_HEADER } from '../../server/bff/api/orders';
 import type { OrderRecord } from '../orders/types';
-import { uploadParserJob } from '../parser-jobs/upload/uploadParserJob';
 import { httpClient } from './httpClient';
+import { uploadParserJob } from './upload';
 import type { AppointmentRecord, AvailabilityAnswer, CancellationReason } from '../appointments/types';
 import type { ParserJobRecord, ParserQueueStatus } from '../parser-jobs/types';
 import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
-import type { DateRange, LabdeskDataProvider, MindfulnessMinutes } from './types';
+import type { CreateMeta, DateRange, LabdeskDataProvider, MindfulnessMinutes } from './types';
 
 export const API_URL = '/api';
 
@@ -49,11 +49,12 @@ export async function getList(resource: string, params: GetListParams): Promise<
   const data = json as GetListResult['data'];
   const total = parseContentRange(contentRange);
   if (total !== null) return { data, total };
-  // No total upstream (cursor pagination). On the last page it is known after all: the records
-  // before this page plus this page's. Without it react-admin counts a short last page as full
-  // ("1-25 of 25" for three rows) and shows an empty list's pagination beside its empty state.
-  if (headers.get('X-Has-Next-Page') !== 'true') return { data, total: rangeStart + data.length };
-  return { data, pageInfo: { hasNextPage: true, hasPreviousPage: page > 1 } };
+  // No total, not even on the last page: one that appeared there alone would flip react-admin from
+  // partial to full pagination mid-list. ListPagination counts what a partial page shows.
+  return {
+    data,
+    pageInfo: { hasNextPage: headers.get('X-Has-Next-Page') === 'true', hasPreviousPage: page > 1 },
+  };
 }
 
 async function getMindfulnessMinutes(userId: string, range: DateRange): Promise<MindfulnessMinutes> {
@@ -129,20 +130,25 @@ const parserAndWebhookCalls: Pick<LabdeskDataProvider, 'getParserQueue' | 'revie
 };
 
 /**
- * react-admin's create, plus `meta.idempotencyKey`: sent as the BFF's idempotency header, so a
- * double-clicked or retried submit is answered with the first record instead of making another.
+ * react-admin's create, plus what the BFF reads besides the record: `meta.idempotencyKey`, sent as
+ * the BFF's idempotency header, so a double-clicked or retried submit is answered with the first
+ * record instead of making another; and for `parser-jobs` a multipart upload (XHR, for its
+ * progress) that reports through `meta.onProgress` and `meta.onSent`.
  */
 async function create(resource: string, params: CreateParams): Promise<CreateResult> {
-  const key = (params.meta as { idempotencyKey?: unknown } | undefined)?.idempotencyKey;
+  const meta = (params.meta ?? {}) as CreateMeta;
+  if (resource === 'parser-jobs') {
+    const { file, user_id, needs_human_review } = params.data as { file?: unknown; user_id?: unknown; needs_human_review?: unknown };
+    if (!(file instanceof File) || typeof user_id !== 'string') throw new Error('A lab report needs a file and the patient user id');
+    const job = await uploadParserJob(`${API_URL}/parser-jobs`, { file, userId: user_id, needsHumanReview: needs_human_review === true }, meta);
+    return { data: job };
+  }
+  const key = meta.idempotencyKey;
   const headers = new Headers({ 'Content-Type': 'application/json' });
   if (typeof key === 'string') headers.set(IDEMPOTENCY_HEADER, key);
   const { json } = await httpClient(`${API_URL}/${resource}`, { method: 'POST', body: JSON.stringify(params.data), headers });
   return { data: json as CreateResult['data'] };
 }
-
-const uploadCalls: Pick<LabdeskDataProvider, 'uploadLabReport'> = {
-  uploadLabReport: (input, options) => uploadParserJob(input, options),
-};
 
 const orderCalls: Pick<LabdeskDataProvider, 'cancelOrder'> = {
   cancelOrder: (orderId) => postJson<OrderRecord>(`${API_URL}/orders/${enc(orderId)}/cancel`, {}),
@@ -155,7 +161,6 @@ export const dataProvider: LabdeskDataProvider = {
   getList,
   create,
   ...orderCalls,
-  ...uploadCalls,
   getMindfulnessMinutes,
   ...appointmentCalls,
   ...parserAndWebhookCalls,

@@ -16,19 +16,40 @@ import type {
 import type { ParserJobRecord, ParserQueueStatus, ReviewBody } from '../parser-jobs/types';
 import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
 import type { OrderRecord } from '../orders/types';
-import type { UploadInput, UploadOptions } from '../parser-jobs/upload/uploadParserJob';
 import type { DateRange, MindfulnessMinutes, StaffUser } from '../../server/bff/api';
 
 export type { DateRange, MindfulnessMinutes, SessionAnswer, StaffUser } from '../../server/bff/api';
 /** Roles arrive as plain strings: one from a newer BFF gets the least privilege. */
 export type StaffRole = StaffUser['role'];
 
+/** A lab report to upload: the multipart fields of `POST /api/parser-jobs`. */
+export interface ParserJobUpload {
+  file: File;
+  userId: string;
+  needsHumanReview: boolean;
+}
+
+/** What an upload reports while it runs (`create('parser-jobs', {data, meta})` takes these in `meta`). */
+export interface UploadProgress {
+  /** 0..1 of the bytes sent; null when the browser cannot tell the total. */
+  onProgress?: (fraction: number | null) => void;
+  /** Called once every byte is sent and the server is reading the answer. */
+  onSent?: () => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * What `create` reads from `meta`: the order form's idempotency key (sent as the BFF's
+ * IDEMPOTENCY_HEADER), and for a lab report (`parser-jobs`) the upload's progress callbacks.
+ */
+export interface CreateMeta extends UploadProgress {
+  idempotencyKey?: string;
+}
+
 /** react-admin's DataProvider plus the calls that do not fit the CRUD mould. */
 export interface LabdeskDataProvider extends DataProvider {
   /** Cancels an order (pessimistic: answers the cancelled order); 422 when it is already final. */
   cancelOrder(orderId: string): Promise<OrderRecord>;
-  /** Uploads a lab report (multipart) with upload progress; answers the new parsing job. */
-  uploadLabReport(input: UploadInput, options?: UploadOptions): Promise<ParserJobRecord>;
   getMindfulnessMinutes(userId: string, range: DateRange): Promise<MindfulnessMinutes>;
   /** The order's current appointment; null when it has none (the BFF's 404 "No appointment for this order"). */
   getOrderAppointment(orderId: string): Promise<AppointmentRecord | null>;

@@ -4,7 +4,8 @@
  * Times are the viewer's own.
  */
 import { Card, CardContent, CardHeader, Typography } from '@mui/material';
-import { DataTable, DateField, ListBase, Pagination, SelectInput, FilterForm, type SortPayload } from 'react-admin';
+import { DataTable, DateField, ListBase, SelectInput, FilterForm, type SortPayload } from 'react-admin';
+import { ListPagination } from '../components/ListPagination';
 import { LocalTimeLabel } from '../components/LocalTimeLabel';
 import { DeliveryAttempts } from './DeliveryAttempts';
 import { DELIVERY_STATUSES, DeliveryStatusChip } from './DeliveryStatusChip';
@@ -60,7 +61,7 @@ export const DeliveryLog = ({ endpointId }: { endpointId: string }) => (
             <ReplayButton />
           </Column>
         </DataTable>
-        <Pagination rowsPerPageOptions={[25, 50, 100]} />
+        <ListPagination rowsPerPageOptions={[25, 50, 100]} />
       </ListBase>
     </CardContent>
   </Card>

@@ -1,7 +1,8 @@
 /**
- * The endpoint URL's syntax, checked before sending (the contract's webhookUrlProblem, which the
- * dashboard may not import at run time). Whether the host is a private address only the service
- * can tell; its 422 lands on the same field.
+ * The endpoint URL's syntax, checked before sending: the checks of the contract's
+ * webhookUrlProblem (server/contract/webhooks.ts), said as the form says things ("Use an http or
+ * https URL" rather than the API's "must be an http or https URL"). Whether the host is a private
+ * address only the service can tell; its 422 lands on the same field.
  */
 import { URL_MAX } from './types';
 

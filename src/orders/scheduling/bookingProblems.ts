@@ -3,7 +3,7 @@
  * (docs/bff-api.md: the BFF adds `code` where the dashboard must react differently).
  */
 import { HttpError } from 'react-admin';
-import type { ErrorCode } from '../../../server/bff/api/errors';
+import { errorCodeOf } from '../../providers/errorCode';
 
 export type BookingProblem =
   /** 410 slot_expired: the booking key is too old. Refresh the slots; nothing was booked. */
@@ -24,8 +24,7 @@ export function bookingProblemOf(error: unknown): BookingProblem {
   }
   const body = (error.body ?? {}) as { code?: unknown; errors?: Record<string, string> };
   const message = error.message;
-  // A code this dashboard does not know (a newer BFF) falls through to the plain message.
-  const code = typeof body.code === 'string' ? (body.code as ErrorCode) : undefined;
+  const code = errorCodeOf(error);
   if (code === 'slot_expired' || (!code && error.status === 410)) return { kind: 'expired', message };
   if (code === 'slot_taken') return { kind: 'taken', message };
   if (code === 'has_appointment') return { kind: 'has_appointment', message };

@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { HttpError, useDataProvider, useRefresh } from 'react-admin';
+import { errorCodeOf } from '../../providers/errorCode';
 import type { LabdeskDataProvider } from '../../providers/types';
 import type { ParserJobRecord, ReviewBody } from '../types';
 
@@ -18,8 +19,8 @@ export interface ReviewProblem {
 
 function problemOf(error: unknown): ReviewProblem {
   if (error instanceof HttpError) {
-    const body = (error.body ?? {}) as { code?: string; errors?: Record<string, string> };
-    if (error.status === 409) {
+    const body = (error.body ?? {}) as { errors?: Record<string, string> };
+    if (errorCodeOf(error) === 'not_reviewable' || error.status === 409) {
       return {
         message: `This report can no longer be reviewed: ${error.message}. Someone else may have reviewed it, or it is no longer waiting for review.`,
         notReviewable: true,

@@ -1,13 +1,13 @@
 /**
- * The upload form's submit: sends the report with progress, then opens the job's page (where the
- * parsing progress shows). Refusals land on the fields, as react-admin shows server-side errors:
- * 413 and 415 on the file, 422 on whichever field the BFF names.
+ * The upload form's submit: sends the report through the dataProvider (`create('parser-jobs')`,
+ * progress callbacks in `meta`), then opens the job's page (where the parsing progress shows).
+ * Refusals land on the fields, as react-admin shows server-side errors: 413 and 415 on the file,
+ * 422 on whichever field the BFF names.
  */
 import { useCallback, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { HttpError, useDataProvider, useNotify, useRedirect } from 'react-admin';
-import type { LabdeskDataProvider } from '../../providers/types';
-import type { UploadOptions } from './uploadParserJob';
+import { HttpError, useCreate, useNotify, useRedirect } from 'react-admin';
+import type { ParserJobRecord } from '../types';
+import type { CreateMeta } from '../../providers/types';
 
 export type UploadState = { phase: 'idle' } | { phase: 'sending'; fraction: number | null; fileName: string } | { phase: 'processing'; fileName: string };
 
@@ -30,11 +30,11 @@ export function uploadErrors(error: unknown): Record<string, string> | undefined
   return errors && Object.keys(errors).length ? errors : undefined;
 }
 
-export function useUploadReport(createRequest?: UploadOptions['createRequest']) {
+export function useUploadReport() {
   const notify = useNotify();
   const redirect = useRedirect();
-  const dataProvider = useDataProvider<LabdeskDataProvider>();
-  const queryClient = useQueryClient();
+  // The record sent is the upload form (a File), not a job: only the answer is a ParserJobRecord.
+  const [create] = useCreate<UploadFormValues, Error, ParserJobRecord>();
   const [state, setState] = useState<UploadState>({ phase: 'idle' });
 
   const submit = useCallback(
@@ -42,18 +42,18 @@ export function useUploadReport(createRequest?: UploadOptions['createRequest']) 
       const { user_id, file, needs_human_review } = values as UploadFormValues;
       if (!(file instanceof File) || !user_id) return undefined; // the inputs' own checks said why
       setState({ phase: 'sending', fraction: 0, fileName: file.name });
+      const meta: CreateMeta = {
+        onProgress: (fraction) => setState({ phase: 'sending', fraction, fileName: file.name }),
+        onSent: () => setState({ phase: 'processing', fileName: file.name }),
+      };
       try {
-        const job = await dataProvider.uploadLabReport(
-          { file, userId: user_id, needsHumanReview: needs_human_review === true },
-          {
-            createRequest,
-            onProgress: (fraction) => setState({ phase: 'sending', fraction, fileName: file.name }),
-            onSent: () => setState({ phase: 'processing', fileName: file.name }),
-          },
-        );
+        // Pessimistic with returnPromise: resolves to the created job, or throws the BFF's refusal.
+        const job = (await create(
+          'parser-jobs',
+          { data: { user_id, file, needs_human_review: needs_human_review === true }, meta },
+          { mutationMode: 'pessimistic', returnPromise: true },
+        )) as ParserJobRecord;
         setState({ phase: 'idle' });
-        // The lists (and the queue line) read again: the new job is in them.
-        void queryClient.invalidateQueries({ queryKey: ['parser-jobs'] });
         notify('Report uploaded. It is being read now.', { type: 'success' });
         redirect('show', 'parser-jobs', job.id);
         return undefined;
@@ -65,7 +65,7 @@ export function useUploadReport(createRequest?: UploadOptions['createRequest']) 
         return errors;
       }
     },
-    [createRequest, dataProvider, notify, queryClient, redirect],
+    [create, notify, redirect],
   );
   return { submit, state };
 }

@@ -2,32 +2,15 @@
  * Sends a lab report to the BFF (`POST /api/parser-jobs`, multipart) with XMLHttpRequest rather
  * than fetch: fetch cannot report upload progress, and a 10 MB scan on a slow line takes long
  * enough that people need to see it move. Same rules as httpClient: the session cookie goes along
- * (same origin), the CSRF token in `x-csrf-token`, errors as react-admin's HttpError with the
- * BFF's `{message, errors, code}` in `body`.
+ * (same origin), the CSRF token in its header, errors as react-admin's HttpError with the BFF's
+ * `{message, errors, code}` in `body`. The dataProvider's `create('parser-jobs')` calls it.
  */
 import { HttpError } from 'react-admin';
-import { CSRF_HEADER } from '../../../server/bff/api/auth';
-import { toLabdeskError } from '../../providers/httpClient';
-import { getCsrfToken } from '../../providers/session';
-import type { ParserJobRecord } from '../types';
+import { CSRF_HEADER, type ParserJobRecord } from '../../server/bff/api';
+import { toLabdeskError } from './httpClient';
+import { getCsrfToken } from './session';
+import type { ParserJobUpload, UploadProgress } from './types';
 
-export interface UploadInput {
-  file: File;
-  userId: string;
-  needsHumanReview: boolean;
-}
-
-export interface UploadOptions {
-  /** 0..1 of the bytes sent; null when the browser cannot tell the total. */
-  onProgress?: (fraction: number | null) => void;
-  /** Called once every byte is sent and the server is reading the answer. */
-  onSent?: () => void;
-  signal?: AbortSignal;
-  /** The request object; tests pass a stand-in. Default: the browser's XMLHttpRequest. */
-  createRequest?: () => XMLHttpRequest;
-}
-
-export const UPLOAD_URL = '/api/parser-jobs';
 export const UNREACHABLE = 'Could not reach the server. Check your connection and try again.';
 
 function parseBody(text: string): unknown {
@@ -39,7 +22,7 @@ function parseBody(text: string): unknown {
   }
 }
 
-export function uploadParserJob(input: UploadInput, options: UploadOptions = {}): Promise<ParserJobRecord> {
+export function uploadParserJob(url: string, input: ParserJobUpload, progress: UploadProgress = {}): Promise<ParserJobRecord> {
   const form = new FormData();
   form.append('user_id', input.userId);
   form.append('needs_human_review', input.needsHumanReview ? 'true' : 'false');
@@ -47,16 +30,16 @@ export function uploadParserJob(input: UploadInput, options: UploadOptions = {})
   form.append('file', input.file, input.file.name);
 
   return new Promise((resolve, reject) => {
-    const xhr = options.createRequest?.() ?? new XMLHttpRequest();
-    xhr.open('POST', UPLOAD_URL);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
     xhr.setRequestHeader('Accept', 'application/json');
     const token = getCsrfToken();
     if (token) xhr.setRequestHeader(CSRF_HEADER, token);
 
-    xhr.upload.onprogress = (event) => options.onProgress?.(event.lengthComputable && event.total > 0 ? event.loaded / event.total : null);
+    xhr.upload.onprogress = (event) => progress.onProgress?.(event.lengthComputable && event.total > 0 ? event.loaded / event.total : null);
     xhr.upload.onload = () => {
-      options.onProgress?.(1);
-      options.onSent?.();
+      progress.onProgress?.(1);
+      progress.onSent?.();
     };
     xhr.onload = () => {
       const body = parseBody(xhr.responseText);
@@ -69,7 +52,7 @@ export function uploadParserJob(input: UploadInput, options: UploadOptions = {})
     };
     xhr.onerror = () => reject(new Error(UNREACHABLE));
     xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
-    options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    progress.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);
   });
 }
