@@ -51,6 +51,7 @@ describe.each(storeKinds)('appointment booking (%s)', (kind) => {
     return chosen;
   }
   /** The first provider_1 slot with all `places` free. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async function p1FreeSlot(places: number): Promise<any> {
     const slots = (await slotsFor(CHICAGO, t)).filter((s) => !s.is_priority && Date.parse(s.end) - Date.parse(s.start) === 30 * 60_000);
     return slots.find((s) => s.num_appointments_available === places && slots.filter((o) => o.start === s.start).length === 1);
