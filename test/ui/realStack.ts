@@ -14,15 +14,8 @@ import { setupServer } from 'msw/node';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { ErrorBody } from '../../server/bff/api';
-import {
-  PASSWORD,
-  staffEmail,
-  startBff,
-  startService,
-  type BffFixture,
-  type ServiceFixture,
-  type StaffKey,
-} from '../bff/harness';
+import { PASSWORD, staffEmail, startBff, type BffFixture, type StaffKey } from '../bff/harness';
+import { startLabService, type LabServiceFixture } from '../bff/ordersFixture';
 
 export interface SeenRequest {
   method: string;
@@ -33,7 +26,8 @@ export interface SeenRequest {
 }
 
 export interface RealStack {
-  service: ServiceFixture;
+  /** The real service with its lab catalogue and both teams' demo lab accounts (test/bff/ordersFixture.ts). */
+  service: LabServiceFixture;
   bff: BffFixture;
   /** Every `/api` request the dashboard made since the last `reset()`. */
   requests: SeenRequest[];
@@ -54,7 +48,7 @@ export const STAFF_PASSWORD = PASSWORD;
 export { staffEmail };
 
 export async function startRealStack(): Promise<RealStack> {
-  const service = await startService();
+  const service = await startLabService();
   const bff = await startBff('pglite', { serviceBaseUrl: service.url, serviceApiKey: service.team.apiKey });
   const jar = new Map<string, string>();
   let current: FastifyInstance = bff.app;
