@@ -30,6 +30,16 @@ export const EnvSchema = z
         .optional()
         .transform((v) => v === 'true' || v === '1'),
     ),
+    /**
+     * The BFF behind a reverse proxy: `true` (trust every hop; only when nothing reaches the BFF but
+     * the proxy), a hop count (`1`), or the proxies' addresses/CIDRs (`127.0.0.1,10.0.0.0/8`).
+     */
+    TRUST_PROXY: optionalString.transform((v): boolean | number | string[] | undefined => {
+      if (v === undefined || v === 'false' || v === '0') return undefined;
+      if (v === 'true') return true;
+      if (/^\d{1,2}$/.test(v)) return Number(v);
+      return v.split(',').map((a) => a.trim()).filter(Boolean);
+    }),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((e) => !e.SERVICE_BASE_URL || e.SERVICE_API_KEY, {

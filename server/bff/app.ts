@@ -4,13 +4,13 @@ import path from 'node:path';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../store/db';
-import authPlugin, { requireSession } from './auth/plugin';
+import authPlugin, { requireMfaEnrolment, requireSession } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import { DEFAULT_SESSION_POLICY, purgeExpiredSessions, type SessionPolicy } from './auth/sessions';
+import { DEFAULT_THROTTLE_POLICY, purgeStaleThrottles, type ThrottlePolicy } from './auth/throttle';
 import type { BffSchema } from './db/schema';
 import { BffError } from './errors';
 import auditPlugin from './plugins/audit';
@@ -23,6 +23,7 @@ import { labsResource, labTestsResource } from './resources/labTests';
 import { markersResource } from './resources/markers';
 import { ordersResource } from './resources/orders';
 import { parserJobsResource } from './resources/parserJobs';
+import { rolePoliciesResource, staffResource } from './resources/staff';
 import { usersResource } from './resources/users';
 import { webhookDeliveriesResource } from './resources/webhookDeliveries';
 import { webhookEndpointsResource } from './resources/webhookEndpoints';
@@ -42,17 +43,32 @@ export interface BffAppOptions {
   /** The built dashboard (dist/); when absent only /api is served. */
   staticDir?: string;
   sessionPolicy?: SessionPolicy;
-  loginAttemptsPerMinute?: number;
+  /** Sign-in throttling per account and per address (server/bff/auth/throttle.ts). */
+  signInThrottle?: ThrottlePolicy;
+  /**
+   * Behind a reverse proxy: which proxies' `X-Forwarded-For/-Proto/-Host` to believe (Fastify's
+   * `trustProxy`: true, a hop count, or addresses/CIDRs). Off by default: a client could otherwise
+   * claim any address (and escape its sign-in throttle) or claim https.
+   */
+  trustProxy?: boolean | number | string | string[];
   logger?: FastifyServerOptions['logger'];
 }
+
+const hopsOf = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 /** Cookies, CSRF tokens and credentials never reach the logs. */
 export const bffLoggerRedact = ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'];
 
 export async function buildBffApp(opts: BffAppOptions) {
   const policy = opts.sessionPolicy ?? DEFAULT_SESSION_POLICY;
+  const throttle = opts.signInThrottle ?? DEFAULT_THROTTLE_POLICY;
   // Route patterns and ids, never URLs or values: see server/lib/logging.ts.
-  const app = Fastify({ logger: withSafeSerializers(opts.logger ?? false), bodyLimit: 12 * 1024 * 1024 }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({
+    logger: withSafeSerializers(opts.logger ?? false),
+    bodyLimit: 12 * 1024 * 1024,
+    // A hop count trusts that many proxies in front (proxy-addr's rule, which Fastify's types leave out).
+    trustProxy: typeof opts.trustProxy === 'number' ? hopsOf(opts.trustProxy) : (opts.trustProxy ?? false),
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // Answers are the service's records passed on: documented by their schemas, never re-validated
   // on the way out (a deployment with a newer status or field must still be served, not a 500).
@@ -63,6 +79,11 @@ export async function buildBffApp(opts: BffAppOptions) {
     // A 401 carries only "sign in": `no-cache` there, since Chromium drops a no-store 401's body
     // from DevTools once the page moves on (the end-to-end watch reads every body for leaks).
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', reply.statusCode === 401 ? 'no-cache' : 'no-store');
+  });
+  // Over https (directly or, with TRUST_PROXY, as the proxy says) browsers are told to never use
+  // plain http for this host again. Never over http: HSTS there is ignored, and would be wrong.
+  app.addHook('onSend', async (req, reply) => {
+    if (req.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
   // Source maps are not built for production; should one be left in the folder, it is not served.
   app.addHook('onRequest', async (req) => {
@@ -99,19 +120,22 @@ export async function buildBffApp(opts: BffAppOptions) {
     },
     hsts: false,
   });
-  await app.register(rateLimit, { global: false });
   await app.register(authPlugin, { sessionSecret: opts.sessionSecret, policy });
 
   const client = new ServiceClient({ baseUrl: opts.serviceBaseUrl, apiKey: opts.serviceApiKey });
   app.get('/healthz', { logLevel: 'silent', schema: { hide: true } }, async () => ({ status: 'ok' }));
-  await app.register(authRoutes({ policy, loginAttemptsPerMinute: opts.loginAttemptsPerMinute ?? 10 }), { prefix: '/api/auth' });
+  await app.register(authRoutes({ policy, throttle }), { prefix: '/api/auth' });
   await app.register(
     async (api) => {
       api.addHook('preValidation', requireSession);
+      // A role that requires two-factor: nothing but enrolment (under /api/auth) until it is set up.
+      api.addHook('preValidation', requireMfaEnrolment);
       // The BFF's own contract (server/bff/api/), for staff and their tools.
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(usersResource(client), { prefix: '/users' });
       await api.register(auditEventsResource, { prefix: '/audit-events' });
+      await api.register(staffResource, { prefix: '/staff' });
+      await api.register(rolePoliciesResource, { prefix: '/role-policies' });
       await api.register(ordersResource(client), { prefix: '/orders' });
       await api.register(labAccountsResource(client), { prefix: '/lab-accounts' });
       await api.register(markersResource(client), { prefix: '/markers' });
@@ -151,7 +175,10 @@ export async function buildBffApp(opts: BffAppOptions) {
     });
   }
 
-  const sweep = setInterval(() => void purgeExpiredSessions(opts.db, policy).catch(() => {}), 10 * 60_000);
+  const sweep = setInterval(() => {
+    void purgeExpiredSessions(opts.db, policy).catch(() => {});
+    void purgeStaleThrottles(opts.db, throttle).catch(() => {});
+  }, 10 * 60_000);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
   return app;

@@ -12,6 +12,14 @@ export class BffError extends Error {
   ) {
     super(message);
   }
+
+  /** Sent as `Retry-After` (429s: when to try again). */
+  retryAfterSeconds?: number;
+
+  withRetryAfter(seconds: number): this {
+    this.retryAfterSeconds = seconds;
+    return this;
+  }
 }
 
 export const unauthenticated = () => new BffError(401, 'Sign in to continue');

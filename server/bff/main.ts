@@ -30,6 +30,7 @@ async function main() {
     serviceApiKey,
     sessionSecret: config.SESSION_SECRET ?? randomBytes(48).toString('base64url'),
     staticDir: distDir,
+    trustProxy: config.TRUST_PROXY,
     logger: { level: config.LOG_LEVEL, redact: bffLoggerRedact },
   });
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -307,7 +307,7 @@ export interface BffFixture {
 export interface StartBffOptions {
   serviceBaseUrl: string;
   serviceApiKey: string;
-  /** Other buildBffApp options; loginAttemptsPerMinute defaults high so suites can sign in often. */
+  /** Other buildBffApp options; sign-in throttling defaults lenient so suites can sign in often. */
   app?: Partial<BffAppOptions>;
 }
 
@@ -337,7 +337,8 @@ export async function startBff(kind: StoreKind, opts: StartBffOptions): Promise<
         serviceBaseUrl: opts.serviceBaseUrl,
         serviceApiKey: opts.serviceApiKey,
         sessionSecret: SESSION_SECRET,
-        loginAttemptsPerMinute: 10_000,
+        // Suites sign in (and fail to) often from one address; the throttle's own tests set theirs.
+        signInThrottle: { windowMs: 60_000, accountLimit: 10_000, accountLockMs: 1000, addressFree: 10_000, addressMaxLockMs: 1000 },
         ...opts.app,
         ...overrides,
       });

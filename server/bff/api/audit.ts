@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { filter, listQuery } from './list';
 
-export const AUDIT_OUTCOMES = ['ok', 'denied', 'failed'] as const;
+/** `throttled`: a sign-in refused by the lock of its account or address (429). */
+export const AUDIT_OUTCOMES = ['ok', 'denied', 'failed', 'throttled'] as const;
 
 /** `audit-events`: who looked at or changed what, and when. Ids and shapes only, never health data. */
 export const AuditEventRecord = z

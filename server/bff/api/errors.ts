@@ -19,6 +19,14 @@ export const ERROR_CODES = {
   not_reschedulable: 'The appointment cannot be moved in its state',
   /** The report left the review queue (reviewed by someone else, or re-parsed). */
   not_reviewable: 'The report is no longer waiting for review',
+  /** Sign-in needs the code of the member's authenticator app (the answer also carries `mfa_required: true`). */
+  mfa_required: "Sign-in needs the code of the member's authenticator app",
+  /** The member's role requires two-factor: set it up before anything else. */
+  mfa_enrolment_required: "The member's role requires two-factor: set it up before anything else",
+  /** Too many failed sign-ins: wait for `Retry-After` seconds. */
+  sign_in_locked: 'Too many failed sign-ins: wait for the Retry-After seconds',
+  /** The last active admin cannot be demoted or disabled. */
+  last_admin: 'The last active admin cannot be demoted or disabled',
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -27,6 +35,7 @@ export const ErrorBody = z
     message: z.string().describe('A sentence for the person using the dashboard'),
     code: z.string().optional().describe(`One of ${Object.keys(ERROR_CODES).join(', ')}; more may come`),
     errors: z.record(z.string(), z.string()).optional().describe('Field → message, for form fields'),
+    mfa_required: z.literal(true).optional().describe('Sign-in: send `code` from the authenticator app'),
   })
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof ErrorBody>;

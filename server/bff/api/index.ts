@@ -13,5 +13,6 @@ export * from './list';
 export * from './orders';
 export * from './parserJobs';
 export * from './roles';
+export * from './staff';
 export * from './users';
 export * from './webhooks';

@@ -2,34 +2,49 @@
 export const ROLES = ['admin', 'coordinator', 'lab_ops', 'reviewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** What each permission is for, and who has it. Checked on the server for every call. */
+export const ROLE_LABELS: Record<Role, string> = {
+  admin: 'Admin',
+  coordinator: 'Care coordinator',
+  lab_ops: 'Lab operations',
+  reviewer: 'Parser reviewer',
+};
+
+/**
+ * The one role matrix: who may do what. The BFF checks it on every route, the dashboard shows each
+ * role only what it allows, and docs/permissions.md is generated from it (`npm run docs:permissions`).
+ */
 export const PERMISSIONS = {
-  /** Patient directory: client ids, connected sources, fallback zone and birth date. */
-  'users:read': ['admin', 'coordinator', 'lab_ops'],
-  /** Wearable health data (mindfulness minutes and later timeseries). */
-  'timeseries:read': ['admin', 'coordinator'],
-  'audit:read': ['admin'],
-  /** Lab orders: patient details, address, clinical notes, requisitions (reading and listing). */
-  'orders:read': ['admin', 'coordinator', 'lab_ops'],
-  /** Placing and cancelling lab orders. */
-  'orders:write': ['admin', 'coordinator'],
-  /** The lab catalogue: lab accounts, labs, lab tests and markers. */
-  'catalogue:read': ['admin', 'coordinator', 'lab_ops'],
-  /** At-home phlebotomy appointments and the slots on offer (patient address, access notes). */
-  'appointments:read': ['admin', 'coordinator', 'lab_ops'],
-  /** Booking, requesting, rescheduling and cancelling appointments (scheduling is the coordinators' job). */
-  'appointments:write': ['admin', 'coordinator'],
-  /** Lab-report parsing jobs, their extracted results and the uploaded files (the review queue). */
-  'parser:read': ['admin', 'coordinator', 'lab_ops', 'reviewer'],
-  /** Uploading lab reports to parse. */
-  'parser:upload': ['admin', 'coordinator', 'lab_ops', 'reviewer'],
-  /** Approving (with corrections) or rejecting a parsed report: the reviewers' job. */
-  'parser:review': ['admin', 'reviewer'],
-  /** The team's webhook endpoints, their signing secrets, delivery log and replays. */
-  'webhooks:manage': ['admin'],
-} as const satisfies Record<string, readonly Role[]>;
+  'users:read': {
+    roles: ['admin', 'coordinator', 'lab_ops'],
+    purpose: 'Patient directory: client ids, connected sources, fallback zone and birth date',
+  },
+  'timeseries:read': { roles: ['admin', 'coordinator'], purpose: 'Wearable health data (mindfulness minutes and later timeseries)' },
+  'audit:read': { roles: ['admin'], purpose: 'The audit trail: reading it, checking its hash chain, exporting it' },
+  'staff:manage': { roles: ['admin'], purpose: 'Staff members, their roles and sign-in, and the two-factor rules per role' },
+  'orders:read': {
+    roles: ['admin', 'coordinator', 'lab_ops'],
+    purpose: 'Lab orders: patient details, address, clinical notes, requisitions (reading and listing)',
+  },
+  'orders:write': { roles: ['admin', 'coordinator'], purpose: 'Placing and cancelling lab orders' },
+  'catalogue:read': { roles: ['admin', 'coordinator', 'lab_ops'], purpose: 'The lab catalogue: lab accounts, labs, lab tests and markers' },
+  'appointments:read': {
+    roles: ['admin', 'coordinator', 'lab_ops'],
+    purpose: 'At-home phlebotomy appointments and the slots on offer (patient address, access notes)',
+  },
+  'appointments:write': {
+    roles: ['admin', 'coordinator'],
+    purpose: 'Booking, requesting, rescheduling and cancelling appointments (scheduling is the coordinators’ job)',
+  },
+  'parser:read': {
+    roles: ['admin', 'coordinator', 'lab_ops', 'reviewer'],
+    purpose: 'Lab-report parsing jobs, their extracted results and the uploaded files (the review queue)',
+  },
+  'parser:upload': { roles: ['admin', 'coordinator', 'lab_ops', 'reviewer'], purpose: 'Uploading lab reports to parse' },
+  'parser:review': { roles: ['admin', 'reviewer'], purpose: 'Approving (with corrections) or rejecting a parsed report: the reviewers’ job' },
+  'webhooks:manage': { roles: ['admin'], purpose: 'The team’s webhook endpoints, their signing secrets, delivery log and replays' },
+} as const satisfies Record<string, { roles: readonly Role[]; purpose: string }>;
 export type Permission = keyof typeof PERMISSIONS;
 
 export function can(role: string, permission: Permission): boolean {
-  return (PERMISSIONS[permission] as readonly string[]).includes(role);
+  return (PERMISSIONS[permission].roles as readonly string[]).includes(role);
 }

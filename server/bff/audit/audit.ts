@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../store/db';
 import { auditEvents, type BffSchema } from '../db/schema';
 import { appendEvent } from './chain';
+import type { AUDIT_OUTCOMES } from '../api/audit';
 
 type Db = Database<BffSchema>;
 
@@ -14,7 +15,7 @@ export interface AuditEntry {
   patientIds?: string[];
   /** Shapes, counts and ranges only: never health values, names or free text. */
   detail?: Record<string, unknown>;
-  outcome?: 'ok' | 'denied' | 'failed';
+  outcome?: (typeof AUDIT_OUTCOMES)[number];
   statusCode?: number;
 }
 

@@ -12,7 +12,13 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Over https the cookie is `__Host-`-prefixed: browsers then accept it only with Secure, Path=/
+ * and no Domain, so no subdomain or plain-http page can plant or overwrite it.
+ */
 export const SESSION_COOKIE = 'labdesk_session';
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+const cookieName = (secure: boolean) => (secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
 export const CSRF_HEADER = 'x-csrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -26,7 +32,7 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
   await app.register(cookie, { secret: opts.sessionSecret });
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (req) => {
-    const raw = req.cookies[SESSION_COOKIE];
+    const raw = req.cookies[cookieName(req.protocol === 'https')];
     if (!raw) return;
     const unsigned = req.unsignCookie(raw);
     if (!unsigned.valid || !unsigned.value) return;
@@ -52,6 +58,13 @@ export async function requireSession(req: FastifyRequest, _reply: FastifyReply) 
   }
 }
 
+/** Staff whose role requires two-factor and who have not set it up may only enrol (and sign out). */
+export async function requireMfaEnrolment(req: FastifyRequest) {
+  if (req.session?.mfaEnrolmentRequired) {
+    throw new BffError(403, 'Your role requires two-factor sign-in: set it up on your account page first', undefined, 'mfa_enrolment_required');
+  }
+}
+
 export function requirePermission(permission: Permission, what: string) {
   return async (req: FastifyRequest) => {
     if (!req.session) throw unauthenticated();
@@ -60,7 +73,7 @@ export function requirePermission(permission: Permission, what: string) {
 }
 
 export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean, maxAgeSeconds: number) {
-  reply.setCookie(SESSION_COOKIE, token, {
+  reply.setCookie(cookieName(secure), token, {
     httpOnly: true,
     sameSite: 'strict',
     secure,
@@ -71,5 +84,5 @@ export function setSessionCookie(reply: FastifyReply, token: string, secure: boo
 }
 
 export function clearSessionCookie(reply: FastifyReply, secure: boolean) {
-  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'strict', secure, path: '/' });
+  reply.clearCookie(cookieName(secure), { httpOnly: true, sameSite: 'strict', secure, path: '/' });
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Database } from '../../store/db';
-import { sessions, staff, type BffSchema } from '../db/schema';
+import { rolePolicies, sessions, staff, type BffSchema } from '../db/schema';
 import type { StaffUser } from './staff';
 
 type Db = Database<BffSchema>;
@@ -20,6 +20,8 @@ export interface ActiveSession {
   user: StaffUser;
   csrfToken: string;
   tokenHash: string;
+  /** The role requires two-factor and the member has not set it up: only enrolment is allowed. */
+  mfaEnrolmentRequired: boolean;
 }
 
 export async function startSession(db: Db, staffId: string): Promise<{ token: string; csrfToken: string }> {
@@ -45,9 +47,12 @@ export async function touchSession(db: Db, token: string, policy: SessionPolicy,
       email: staff.email,
       name: staff.name,
       role: staff.role,
+      mfaEnabledAt: staff.mfaEnabledAt,
+      mfaRequired: rolePolicies.mfaRequired,
     })
     .from(sessions)
     .innerJoin(staff, and(eq(staff.id, sessions.staffId), isNull(staff.disabledAt)))
+    .leftJoin(rolePolicies, eq(rolePolicies.role, staff.role))
     .where(eq(sessions.tokenHash, tokenHash));
   if (!row) return null;
   const expired =
@@ -61,7 +66,13 @@ export async function touchSession(db: Db, token: string, policy: SessionPolicy,
   if (now.getTime() - row.lastSeenAt.getTime() > Math.min(60_000, policy.idleMs / 10)) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
   }
-  return { user: { id: row.id, email: row.email, name: row.name, role: row.role }, csrfToken: row.csrfToken, tokenHash };
+  const mfaEnabled = row.mfaEnabledAt !== null;
+  return {
+    user: { id: row.id, email: row.email, name: row.name, role: row.role, mfa_enabled: mfaEnabled },
+    csrfToken: row.csrfToken,
+    tokenHash,
+    mfaEnrolmentRequired: (row.mfaRequired ?? false) && !mfaEnabled,
+  };
 }
 
 export async function endSession(db: Db, tokenHash: string) {

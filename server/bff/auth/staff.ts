@@ -1,37 +1,219 @@
-import { count, eq, sql } from 'drizzle-orm';
+/**
+ * Staff members: who may sign in, with which role. Changes that touch access (role, password,
+ * disabling) end the member's sessions in the same transaction, and the last active admin can
+ * never be demoted or disabled: staff changes take one advisory lock, so two admins demoting each
+ * other at once cannot both succeed.
+ */
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../store/db';
-import { staff, type BffSchema } from '../db/schema';
-import { hashPassword } from './passwords';
+import type { CreateStaff, StaffRecord } from '../api/staff';
 import type { Role } from '../api/roles';
+import { rolePolicies, sessions, staff, type BffSchema } from '../db/schema';
+import { BffError } from '../errors';
+import { hashPassword } from './passwords';
+import { passwordProblem } from './passwordPolicy';
 
 type Db = Database<BffSchema>;
+type StaffRow = typeof staff.$inferSelect;
+
+/** Any number: it only has to be the same in every BFF process (Postgres advisory locks are per database). */
+const STAFF_CHANGES_LOCK = 0x1abd_e5c0;
 
 export interface StaffUser {
   id: string;
   email: string;
   name: string;
   role: string;
+  mfa_enabled?: boolean;
 }
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
-export async function createStaff(db: Db, input: { email: string; password: string; role: Role; name?: string }): Promise<StaffUser> {
-  const [row] = await db
-    .insert(staff)
-    .values({
-      email: normaliseEmail(input.email),
-      name: input.name ?? '',
-      role: input.role,
-      passwordHash: await hashPassword(input.password),
-    })
-    .returning();
-  return { id: row!.id, email: row!.email, name: row!.name, role: row!.role };
+export const staffRecordOf = (row: StaffRow): StaffRecord => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  role: row.role,
+  disabled: row.disabledAt !== null,
+  created_at: row.createdAt.toISOString(),
+  last_sign_in_at: row.lastSignInAt?.toISOString() ?? null,
+  mfa_enabled: row.mfaEnabledAt !== null,
+});
+
+function checkPassword(password: string, member: { email: string; name: string }) {
+  const problem = passwordProblem(password, member);
+  if (problem) throw new BffError(422, `password: ${problem}`, { password: `This password ${problem}` });
 }
+
+export async function createStaff(db: Db, input: { email: string; password: string; role: Role; name?: string }, opts: { checkPassword?: boolean } = {}): Promise<StaffRecord> {
+  const email = normaliseEmail(input.email);
+  const name = input.name?.trim() ?? '';
+  if (opts.checkPassword !== false) checkPassword(input.password, { email, name });
+  const passwordHash = await hashPassword(input.password);
+  const [row] = await db.insert(staff).values({ email, name, role: input.role, passwordHash }).onConflictDoNothing().returning();
+  if (!row) throw new BffError(409, 'email: a staff member with this e-mail already exists', { email: 'A staff member with this e-mail already exists' });
+  return staffRecordOf(row);
+}
+
+/** Creates a member from the dashboard's form (the password rules apply). */
+export const addStaff = (db: Db, input: CreateStaff) => createStaff(db, { ...input, role: input.role as Role });
 
 export async function findStaffByEmail(db: Db, email: string) {
   const [row] = await db.select().from(staff).where(eq(staff.email, normaliseEmail(email)));
   return row;
 }
+
+export async function findStaff(db: Db, id: string) {
+  const [row] = await db.select().from(staff).where(eq(staff.id, id));
+  return row;
+}
+
+export interface StaffQuery {
+  q?: string;
+  roles?: string[];
+  disabled?: boolean;
+  sort: { field: string; order: 'ASC' | 'DESC' };
+}
+
+const SORTS = {
+  id: staff.id,
+  email: staff.email,
+  name: staff.name,
+  role: staff.role,
+  created_at: staff.createdAt,
+  last_sign_in_at: staff.lastSignInAt,
+} as const;
+
+export async function listStaff(db: Db, query: StaffQuery, offset: number, limit: number) {
+  const where: SQL[] = [];
+  if (query.q) {
+    const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(or(ilike(staff.email, like), ilike(staff.name, like))!);
+  }
+  if (query.roles?.length) where.push(inArray(staff.role, query.roles));
+  if (query.disabled !== undefined) where.push(query.disabled ? isNotNull(staff.disabledAt) : isNull(staff.disabledAt));
+  const cond = where.length ? and(...where) : undefined;
+  const column = SORTS[query.sort.field as keyof typeof SORTS] ?? staff.email;
+  const order = query.sort.order === 'DESC' ? desc(column) : asc(column);
+  const [rows, [total]] = await Promise.all([
+    db.select().from(staff).where(cond).orderBy(order, asc(staff.id)).offset(offset).limit(limit),
+    db.select({ n: sql<number>`count(*)::int` }).from(staff).where(cond),
+  ]);
+  return { rows: rows.map(staffRecordOf), total: total?.n ?? 0 };
+}
+
+export interface StaffChange {
+  name?: string;
+  role?: Role;
+  disabled?: boolean;
+  password?: string;
+}
+
+/** What changed, for the audit trail: field names and roles only, never a password. */
+export interface StaffChangeResult {
+  record: StaffRecord;
+  changed: string[];
+  sessionsEnded: number;
+  previousRole: string;
+}
+
+export async function updateStaff(db: Db, id: string, change: StaffChange): Promise<StaffChangeResult> {
+  const current = await findStaff(db, id);
+  if (!current) throw new BffError(404, 'Staff member not found');
+  // Hash outside the transaction: scrypt takes ~100 ms and must not hold the lock.
+  if (change.password !== undefined) checkPassword(change.password, { email: current.email, name: change.name ?? current.name });
+  const passwordHash = change.password !== undefined ? await hashPassword(change.password) : undefined;
+
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${STAFF_CHANGES_LOCK})`);
+    const [row] = await tx.select().from(staff).where(eq(staff.id, id));
+    if (!row) throw new BffError(404, 'Staff member not found');
+    const set: Partial<typeof staff.$inferInsert> = {};
+    const changed: string[] = [];
+    if (change.name !== undefined && change.name !== row.name) {
+      set.name = change.name;
+      changed.push('name');
+    }
+    if (change.role !== undefined && change.role !== row.role) {
+      set.role = change.role;
+      changed.push('role');
+    }
+    if (change.disabled !== undefined && change.disabled !== (row.disabledAt !== null)) {
+      set.disabledAt = change.disabled ? new Date() : null;
+      changed.push(change.disabled ? 'disabled' : 'enabled');
+    }
+    if (passwordHash) {
+      set.passwordHash = passwordHash;
+      changed.push('password');
+    }
+    const losesAdmin = row.role === 'admin' && row.disabledAt === null && (set.role !== undefined || (set.disabledAt ?? null) !== null);
+    if (losesAdmin) {
+      const [{ n } = { n: 0 }] = await tx
+        .select({ n: count() })
+        .from(staff)
+        .where(and(eq(staff.role, 'admin'), isNull(staff.disabledAt)));
+      if (n <= 1) {
+        const field = set.role !== undefined ? 'role' : 'disabled';
+        throw new BffError(
+          422,
+          `${field}: the last active admin cannot be ${field === 'role' ? 'demoted' : 'disabled'}; make someone else an admin first`,
+          { [field]: 'The last active admin cannot be ' + (field === 'role' ? 'demoted' : 'disabled') + '; make someone else an admin first' },
+          'last_admin',
+        );
+      }
+    }
+    let updated = row;
+    if (changed.length) [updated] = await tx.update(staff).set(set).where(eq(staff.id, id)).returning() as [StaffRow];
+    // Whatever the member could do under the old role or password ends now, in every tab.
+    const endsAccess = changed.some((c) => c === 'role' || c === 'password' || c === 'disabled');
+    const ended = endsAccess ? await tx.delete(sessions).where(eq(sessions.staffId, id)).returning({ t: sessions.tokenHash }) : [];
+    return { record: staffRecordOf(updated), changed, sessionsEnded: ended.length, previousRole: row.role };
+  });
+}
+
+/** Ends a member's two-factor enrolment (a lost phone); their sessions end too. */
+export async function resetMfa(db: Db, id: string): Promise<{ record: StaffRecord; sessionsEnded: number }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(staff)
+      .set({ mfaSecret: null, mfaEnabledAt: null, mfaPendingSecret: null, mfaLastStep: null })
+      .where(eq(staff.id, id))
+      .returning();
+    if (!row) throw new BffError(404, 'Staff member not found');
+    const ended = await tx.delete(sessions).where(eq(sessions.staffId, id)).returning({ t: sessions.tokenHash });
+    return { record: staffRecordOf(row), sessionsEnded: ended.length };
+  });
+}
+
+export async function noteSignIn(db: Db, id: string, mfaStep?: number) {
+  await db
+    .update(staff)
+    .set({ lastSignInAt: new Date(), ...(mfaStep !== undefined && { mfaLastStep: mfaStep }) })
+    .where(eq(staff.id, id));
+}
+
+// -- Role policies -----------------------------------------------------------------------------
+
+export async function roleRequiresMfa(db: Db, role: string): Promise<boolean> {
+  const [row] = await db.select({ required: rolePolicies.mfaRequired }).from(rolePolicies).where(eq(rolePolicies.role, role));
+  return row?.required ?? false;
+}
+
+export async function listRolePolicies(db: Db, roles: readonly string[]) {
+  const rows = await db.select().from(rolePolicies);
+  const byRole = new Map(rows.map((r) => [r.role, r.mfaRequired]));
+  return roles.map((role) => ({ id: role, role, mfa_required: byRole.get(role) ?? false }));
+}
+
+export async function setRolePolicy(db: Db, role: string, mfaRequired: boolean) {
+  await db
+    .insert(rolePolicies)
+    .values({ role, mfaRequired, updatedAt: new Date() })
+    .onConflictDoUpdate({ target: rolePolicies.role, set: { mfaRequired, updatedAt: new Date() } });
+  return { id: role, role, mfa_required: mfaRequired };
+}
+
+// -- The first admin -----------------------------------------------------------------------------
 
 /** The first admin, from ADMIN_EMAIL/ADMIN_PASSWORD, when the staff table is empty. */
 export async function ensureFirstAdmin(db: Db, email: string, password: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /** The BFF's own data, in its own schema: it never reads the service's tables. */
 export const bff = pgSchema('bff');
@@ -13,9 +13,35 @@ export const staff = bff.table(
     passwordHash: text('password_hash').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }),
+    /** TOTP (RFC 6238) secret, base32; set once the member confirmed a code from it. */
+    mfaSecret: text('mfa_secret'),
+    mfaEnabledAt: timestamp('mfa_enabled_at', { withTimezone: true, mode: 'date' }),
+    /** A secret offered by an enrolment and not yet confirmed (a new enrolment replaces it). */
+    mfaPendingSecret: text('mfa_pending_secret'),
+    /** The last TOTP time step accepted: a code is good once, however long its window. */
+    mfaLastStep: bigint('mfa_last_step', { mode: 'number' }),
   },
   (t) => [uniqueIndex('staff_email_idx').on(t.email)],
 );
+
+/** Per-role sign-in rules set by admins (a role without a row has the defaults). */
+export const rolePolicies = bff.table('role_policies', {
+  role: text('role').primaryKey(),
+  mfaRequired: boolean('mfa_required').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/**
+ * Failed sign-ins per account (`account:<email>`) and per client address (`address:<ip>`), kept in
+ * the store so a lock survives a restart and holds across every BFF process on the database.
+ */
+export const signInThrottle = bff.table('sign_in_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true, mode: 'date' }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+});
 
 /** Server-side sessions; the cookie carries a random token whose SHA-256 is the key here. */
 export const sessions = bff.table(
@@ -74,5 +100,5 @@ export const cursorCache = bff.table(
   (t) => [uniqueIndex('cursor_cache_key_page_idx').on(t.key, t.page), index('cursor_cache_expiry_idx').on(t.expiresAt)],
 );
 
-export const bffSchema = { staff, sessions, auditEvents, cursorCache };
+export const bffSchema = { staff, sessions, auditEvents, cursorCache, rolePolicies, signInThrottle };
 export type BffSchema = typeof bffSchema;

@@ -116,7 +116,7 @@ export async function auditFailure(app: FastifyInstance, req: FastifyRequest, st
       recordIds: unique([...(note.recordIds ?? []), ...pathIds(req)]),
       patientIds: unique(note.patientIds ?? []),
       detail: note.detail,
-      outcome: denied ? 'denied' : 'failed',
+      outcome: statusCode === 429 ? 'throttled' : denied ? 'denied' : 'failed',
       statusCode,
     },
     note.who,

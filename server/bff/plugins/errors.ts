@@ -59,10 +59,12 @@ async function errorsPlugin(app: FastifyInstance) {
     if (!known) {
       return reply.status(500).send({ message: 'Something went wrong on our side; try again, and tell an administrator if it persists' });
     }
+    if (known.retryAfterSeconds !== undefined) reply.header('retry-after', String(known.retryAfterSeconds));
     return reply.status(known.statusCode).send({
       message: known.message,
       ...(known.code && { code: known.code }),
       ...(known.errors && { errors: known.errors }),
+      ...(known.code === 'mfa_required' && { mfa_required: true }),
     });
   });
 }
