@@ -7,7 +7,8 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../store/db';
-import authPlugin, { requireMfaEnrolment, requireSession } from './auth/plugin';
+import authPlugin, { permissionOf, requireMfaEnrolment, requireSession } from './auth/plugin';
+import type { Permission } from './api/roles';
 import { authRoutes } from './auth/routes';
 import { DEFAULT_SESSION_POLICY, purgeExpiredSessions, type SessionPolicy } from './auth/sessions';
 import { DEFAULT_THROTTLE_POLICY, purgeStaleThrottles, type ThrottlePolicy } from './auth/throttle';
@@ -32,7 +33,15 @@ import { ServiceClient } from './upstream/client';
 declare module 'fastify' {
   interface FastifyInstance {
     bffDb: Database<BffSchema>;
+    /** Every route and the permission it checks (null: sign-in routes, or any signed-in member). */
+    routeAccess: RouteAccess[];
   }
+}
+
+export interface RouteAccess {
+  method: string;
+  url: string;
+  permission: Permission | null;
 }
 
 export interface BffAppOptions {
@@ -88,6 +97,15 @@ export async function buildBffApp(opts: BffAppOptions) {
   // Source maps are not built for production; should one be left in the folder, it is not served.
   app.addHook('onRequest', async (req) => {
     if (/\.map$/i.test(req.url.split('?')[0] ?? '')) throw new BffError(404, 'Not found');
+  });
+
+  const routeAccess: RouteAccess[] = [];
+  app.decorate('routeAccess', routeAccess);
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.hide || !route.url.startsWith('/api')) return;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeAccess.push({ method, url: route.url, permission: permissionOf(route.preValidation) });
+    }
   });
 
   await app.register(

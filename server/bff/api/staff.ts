@@ -37,7 +37,7 @@ const Password = z
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
 export const CreateStaff = z.object({
-  email: z.email({ error: 'must be an e-mail address' }).max(320),
+  email: z.string({ error: 'Enter an e-mail address' }).trim().max(320).pipe(z.email({ error: 'must be an e-mail address' })),
   name: z.string().trim().min(1, 'Enter a name').max(200),
   role: Role,
   password: Password,

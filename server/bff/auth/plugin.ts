@@ -65,11 +65,21 @@ export async function requireMfaEnrolment(req: FastifyRequest) {
   }
 }
 
+/** A route's permission check; it names its permission so the route table can be read (docs, tests). */
 export function requirePermission(permission: Permission, what: string) {
-  return async (req: FastifyRequest) => {
+  const check = async (req: FastifyRequest) => {
     if (!req.session) throw unauthenticated();
     if (!can(req.session.user.role, permission)) throw forbidden(what);
   };
+  return Object.assign(check, { permission });
+}
+
+/** The permission a route's `preValidation` checks, if any. */
+export function permissionOf(preValidation: unknown): Permission | null {
+  for (const hook of [preValidation].flat()) {
+    if (typeof hook === 'function' && 'permission' in hook) return hook.permission as Permission;
+  }
+  return null;
 }
 
 export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean, maxAgeSeconds: number) {
