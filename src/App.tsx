@@ -2,7 +2,9 @@
  * The dashboard's table of contents: providers, layout, and one <Resource> per folder.
  * Adding a resource is one import and one line: `<Resource name="orders" {...orders} />`.
  */
-import { Admin, Resource } from 'react-admin';
+import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { Route } from 'react-router-dom';
+import { AccountPage } from './account/AccountPage';
 import { Layout } from './layout/Layout';
 import { Login } from './layout/Login';
 import { theme } from './layout/theme';
@@ -15,6 +17,8 @@ import labAccounts from './lab-accounts';
 import markers from './markers';
 import orders from './orders';
 import parserJobs from './parser-jobs';
+import { ACCOUNT_PATH } from './providers/authProvider';
+import staff from './staff';
 import users from './users';
 import webhookEndpoints from './webhook-endpoints';
 
@@ -41,6 +45,11 @@ export const App = () => (
         {can(role, 'parser:read') && <Resource name="parser-jobs" {...parserJobs} create={can(role, 'parser:upload') ? parserJobs.create : undefined} />}
         {can(role, 'webhooks:manage') && <Resource name="webhook-endpoints" {...webhookEndpoints} />}
         {can(role, 'audit:read') && <Resource name="audit-events" {...audit} />}
+        {can(role, 'staff:manage') && <Resource name="staff" {...staff} />}
+        {can(role, 'staff:manage') && <Resource name="role-policies" />}
+        <CustomRoutes>
+          <Route path={ACCOUNT_PATH} element={<AccountPage />} />
+        </CustomRoutes>
       </>
     )}
   </Admin>

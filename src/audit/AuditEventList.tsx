@@ -1,15 +1,17 @@
 import { Chip } from '@mui/material';
-import { DataTable, DateField, List, SelectInput, TextInput, useRecordContext } from 'react-admin';
+import { DataTable, DateField, FilterButton, List, SelectInput, TextInput, TopToolbar, useRecordContext } from 'react-admin';
 import { AUDIT_OUTCOMES, type AuditEventRecord } from '../../server/bff/api';
 import { ListPagination } from '../components/ListPagination';
 import { LocalTimeLabel } from '../components/LocalTimeLabel';
+import { ChainStatus } from './ChainStatus';
+import { ExportAuditButton } from './ExportAuditButton';
 
 const filters = [
   <SelectInput
     key="action"
     source="action"
     alwaysOn
-    choices={['list', 'read', 'create', 'update', 'cancel', 'book', 'review', 'upload', 'download', 'login', 'logout', 'export'].map((a) => ({ id: a, name: a }))}
+    choices={['list', 'read', 'create', 'update', 'cancel', 'book', 'review', 'upload', 'download', 'login', 'logout', 'mfa_enrol', 'mfa_confirm', 'mfa_reset', 'verify', 'export'].map((a) => ({ id: a, name: a }))}
   />,
   <SelectInput key="outcome" source="outcome" alwaysOn choices={AUDIT_OUTCOMES.map((o) => ({ id: o, name: o }))} />,
   <TextInput key="patient_id" source="patient_id" label="Patient (user id)" />,
@@ -19,7 +21,7 @@ const filters = [
 const OutcomeChip = () => {
   const record = useRecordContext<AuditEventRecord>();
   if (!record) return null;
-  return <Chip size="small" label={record.outcome} color={record.outcome === 'ok' ? 'default' : 'warning'} variant="outlined" />;
+  return <Chip size="small" label={record.outcome} color={record.outcome === 'ok' ? 'default' : record.outcome === 'throttled' ? 'error' : 'warning'} variant="outlined" />;
 };
 
 const RecordCount = () => {
@@ -31,7 +33,19 @@ const Column = DataTable.Col<AuditEventRecord>;
 
 /** Who looked at which patient records, newest first. */
 export const AuditEventList = () => (
-  <List<AuditEventRecord> pagination={<ListPagination />} sort={{ field: 'at', order: 'DESC' }} filters={filters} perPage={50}>
+  <List<AuditEventRecord>
+    pagination={<ListPagination />}
+    sort={{ field: 'at', order: 'DESC' }}
+    filters={filters}
+    perPage={50}
+    actions={
+      <TopToolbar>
+        <FilterButton />
+        <ExportAuditButton />
+      </TopToolbar>
+    }
+  >
+    <ChainStatus />
     <DataTable<AuditEventRecord> bulkActionButtons={false} rowClick={false}>
       <Column source="at" label={<LocalTimeLabel label="When" />} disableSort>
         <DateField source="at" showTime />

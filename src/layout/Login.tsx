@@ -7,11 +7,15 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Alert, Avatar, Box, Button, Card, CardContent, CircularProgress, TextField, Typography } from '@mui/material';
 import LockIcon from '@mui/icons-material/Lock';
 import { useCheckAuth, useLogin, useNavigate } from 'react-admin';
+import { MfaRequiredError } from '../providers/authProvider';
 
 export const Login = () => {
   const login = useLogin();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // Shown once the BFF says the account has two-factor on (the password was right).
+  const [askCode, setAskCode] = useState(false);
+  const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const checkAuth = useCheckAuth();
@@ -31,9 +35,16 @@ export const Login = () => {
     setError(null);
     setSubmitting(true);
     try {
-      await login({ email: email.trim(), password });
+      await login({ email: email.trim(), password, ...(askCode && { code: code.trim() }) });
     } catch (failure) {
-      setError(failure instanceof Error && failure.message ? failure.message : 'Sign-in failed. Try again.');
+      if (failure instanceof MfaRequiredError) {
+        // The first time, the code field appears with a hint, not an error; after that, say why.
+        setError(askCode ? failure.message : null);
+        setAskCode(true);
+        setCode('');
+      } else {
+        setError(failure instanceof Error && failure.message ? failure.message : 'Sign-in failed. Try again.');
+      }
       setSubmitting(false);
     }
   };
@@ -77,7 +88,21 @@ export const Login = () => {
               onChange={(e) => setPassword(e.target.value)}
               disabled={submitting}
             />
-            <Button type="submit" variant="contained" size="large" disabled={submitting || !email || !password}>
+            {askCode && (
+              <TextField
+                label="Authentication code"
+                name="code"
+                autoComplete="one-time-code"
+                autoFocus
+                required
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+                disabled={submitting}
+                helperText="The 6-digit code your authenticator app shows for Labdesk"
+                slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 7 } }}
+              />
+            )}
+            <Button type="submit" variant="contained" size="large" disabled={submitting || !email || !password || (askCode && code.trim().length < 6)}>
               {submitting ? <CircularProgress size={24} aria-label="Signing in" /> : 'Sign in'}
             </Button>
           </Box>

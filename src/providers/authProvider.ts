@@ -5,30 +5,37 @@
  * after a reload we ask `GET /api/auth/me`, which also hands back the CSRF token we forgot.
  */
 import type { AuthProvider, UserIdentity } from 'react-admin';
-import { forgetSession, getCsrfToken, getCurrentUser, rememberSession } from './session';
+import { forgetSession, getCsrfToken, getCurrentUser, isMfaEnrolmentRequired, rememberSession } from './session';
+import type { ErrorBody } from '../../server/bff/api/errors';
 import type { SessionAnswer, StaffUser } from './types';
 import { CSRF_HEADER } from '../../server/bff/api/auth';
 
 export const SIGN_IN_MESSAGES = {
   wrongCredentials: 'Wrong email or password',
-  rateLimited: 'Too many attempts, wait a minute and try again',
+  rateLimited: 'Too many failed sign-ins. Wait a while and try again.',
+  codeNeeded: 'Enter the 6-digit code from your authenticator app',
   unreachable: 'Could not reach the server. Check your connection and try again.',
   sessionEnded: 'Your session has ended. Please sign in again.',
 } as const;
 
+/** The password was right and the account has two-factor on: the sign-in page asks for the code. */
+export class MfaRequiredError extends Error {}
+
+/** Where a member whose role requires two-factor goes until they have set it up. */
+export const ACCOUNT_PATH = '/account';
+
 const sameOrigin = { credentials: 'same-origin' } as const;
 
-async function readMessage(response: Response): Promise<string | undefined> {
+async function readBody(response: Response): Promise<ErrorBody | undefined> {
   try {
     const body: unknown = await response.json();
-    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
-      return body.message;
-    }
+    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') return body as ErrorBody;
   } catch {
     // not JSON: the caller falls back to its own sentence
   }
   return undefined;
 }
+const readMessage = async (response: Response) => (await readBody(response))?.message;
 
 /** The live session, or null when the cookie is missing or expired. */
 async function fetchSession(): Promise<SessionAnswer | null> {
@@ -47,7 +54,7 @@ async function ensureUser(): Promise<StaffUser | null> {
     forgetSession();
     return null;
   }
-  rememberSession(session.user, session.csrfToken);
+  rememberSession(session.user, session.csrfToken, session.mfa_enrolment_required);
   return session.user;
 }
 
@@ -56,7 +63,7 @@ async function ensureUser(): Promise<StaffUser | null> {
 const notSignedIn = { message: false } as const;
 
 export const authProvider: AuthProvider = {
-  async login(params: { email?: string; username?: string; password?: string }) {
+  async login(params: { email?: string; username?: string; password?: string; code?: string }) {
     // Our Login page sends `email`; react-admin's stock LoginForm sends `username`.
     const email = params.email ?? params.username ?? '';
     let response: Response;
@@ -65,18 +72,25 @@ export const authProvider: AuthProvider = {
         ...sameOrigin,
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ email, password: params.password ?? '' }),
+        body: JSON.stringify({ email, password: params.password ?? '', ...(params.code && { code: params.code }) }),
       });
     } catch {
       throw new Error(SIGN_IN_MESSAGES.unreachable);
     }
-    if (response.status === 401) throw new Error(SIGN_IN_MESSAGES.wrongCredentials);
-    if (response.status === 429) throw new Error(SIGN_IN_MESSAGES.rateLimited);
+    if (response.status === 401) {
+      const body = await readBody(response);
+      if (body?.mfa_required) throw new MfaRequiredError(params.code ? body.message : SIGN_IN_MESSAGES.codeNeeded);
+      throw new Error(SIGN_IN_MESSAGES.wrongCredentials);
+    }
+    // The BFF says how long to wait, and whether the account or the network is locked.
+    if (response.status === 429) throw new Error((await readMessage(response)) ?? SIGN_IN_MESSAGES.rateLimited);
     if (!response.ok) {
       throw new Error((await readMessage(response)) ?? `Sign-in failed (HTTP ${response.status})`);
     }
     const session = (await response.json()) as SessionAnswer;
-    rememberSession(session.user, session.csrfToken);
+    rememberSession(session.user, session.csrfToken, session.mfa_enrolment_required);
+    if (isMfaEnrolmentRequired()) return { redirectTo: ACCOUNT_PATH };
+    return undefined;
   },
 
   async logout() {
@@ -95,11 +109,15 @@ export const authProvider: AuthProvider = {
     if (!(await ensureUser())) throw notSignedIn;
   },
 
-  async checkError(error: { status?: number }) {
-    // 401: the session is gone, so sign out. 403: signed in but not allowed; stay and show the error.
+  async checkError(error: { status?: number; body?: { code?: string } }) {
+    // 401: the session is gone, so sign out. 403: signed in but not allowed; stay and show the error,
+    // unless the role requires two-factor first: then the account page, to set it up.
     if (error?.status === 401) {
       forgetSession();
       throw { message: SIGN_IN_MESSAGES.sessionEnded };
+    }
+    if (error?.status === 403 && error.body?.code === 'mfa_enrolment_required') {
+      throw { logoutUser: false, redirectTo: ACCOUNT_PATH, message: false };
     }
   },
 

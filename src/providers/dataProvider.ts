@@ -9,7 +9,9 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import { HttpError, type CreateParams, type CreateResult, type GetListParams, type GetListResult } from 'react-admin';
 import { IDEMPOTENCY_HEADER } from '../../server/bff/api/orders';
 import type { OrderRecord } from '../orders/types';
+import type { AuditChainCheck, MfaEnrolment, SessionAnswer, StaffRecord } from '../../server/bff/api';
 import { httpClient } from './httpClient';
+import { rememberSession } from './session';
 import { uploadParserJob } from './upload';
 import type { AppointmentRecord, AvailabilityAnswer, CancellationReason } from '../appointments/types';
 import type { ParserJobRecord, ParserQueueStatus } from '../parser-jobs/types';
@@ -154,6 +156,24 @@ const orderCalls: Pick<LabdeskDataProvider, 'cancelOrder'> = {
   cancelOrder: (orderId) => postJson<OrderRecord>(`${API_URL}/orders/${enc(orderId)}/cancel`, {}),
 };
 
+/** Staff, two-factor and the audit trail's chain: calls of the access pages. */
+const accessCalls: Pick<LabdeskDataProvider, 'resetStaffMfa' | 'verifyAuditTrail' | 'startMfaEnrolment' | 'confirmMfaEnrolment'> = {
+  async resetStaffMfa(staffId) {
+    const { json } = await httpClient(`${API_URL}/staff/${enc(staffId)}/mfa`, { method: 'DELETE' });
+    return json as StaffRecord;
+  },
+  async verifyAuditTrail() {
+    const { json } = await httpClient(`${API_URL}/audit-events/verify`);
+    return json as AuditChainCheck;
+  },
+  startMfaEnrolment: () => postJson<MfaEnrolment>(`${API_URL}/auth/mfa`, {}),
+  async confirmMfaEnrolment(code) {
+    const session = await postJson<SessionAnswer>(`${API_URL}/auth/mfa/confirm`, { code });
+    rememberSession(session.user, session.csrfToken);
+    return session;
+  },
+};
+
 const simpleRest = simpleRestProvider(API_URL, httpClient);
 
 export const dataProvider: LabdeskDataProvider = {
@@ -164,4 +184,5 @@ export const dataProvider: LabdeskDataProvider = {
   getMindfulnessMinutes,
   ...appointmentCalls,
   ...parserAndWebhookCalls,
+  ...accessCalls,
 };

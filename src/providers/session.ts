@@ -10,6 +10,12 @@ import type { StaffUser } from './types';
 
 let csrfToken: string | null = null;
 let currentUser: StaffUser | null = null;
+/** The member's role requires two-factor and they have not set it up: only the account page works. */
+let mfaEnrolmentRequired = false;
+
+export function isMfaEnrolmentRequired(): boolean {
+  return mfaEnrolmentRequired;
+}
 
 export function getCsrfToken(): string | null {
   return csrfToken;
@@ -19,12 +25,14 @@ export function getCurrentUser(): StaffUser | null {
   return currentUser;
 }
 
-export function rememberSession(user: StaffUser, token: string): void {
+export function rememberSession(user: StaffUser, token: string, enrolmentRequired = false): void {
   currentUser = user;
   csrfToken = token;
+  mfaEnrolmentRequired = enrolmentRequired && !user.mfa_enabled;
 }
 
 export function forgetSession(): void {
   currentUser = null;
   csrfToken = null;
+  mfaEnrolmentRequired = false;
 }

@@ -16,7 +16,7 @@ import type {
 import type { ParserJobRecord, ParserQueueStatus, ReviewBody } from '../parser-jobs/types';
 import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
 import type { OrderRecord } from '../orders/types';
-import type { DateRange, MindfulnessMinutes, StaffUser } from '../../server/bff/api';
+import type { AuditChainCheck, DateRange, MfaEnrolment, MindfulnessMinutes, SessionAnswer, StaffRecord, StaffUser } from '../../server/bff/api';
 
 export type { DateRange, MindfulnessMinutes, SessionAnswer, StaffUser } from '../../server/bff/api';
 /** Roles arrive as plain strings: one from a newer BFF gets the least privilege. */
@@ -68,4 +68,12 @@ export interface LabdeskDataProvider extends DataProvider {
   getWebhookEndpointSecret(endpointId: string): Promise<{ secret: string }>;
   /** Sends a delivery again (202); 409 while it is pending or the endpoint is disabled. */
   replayWebhookDelivery(endpointId: string, deliveryId: string): Promise<WebhookDeliveryRecord>;
+  /** Ends a member's two-factor enrolment (admins; a lost phone); answers the member. */
+  resetStaffMfa(staffId: string): Promise<StaffRecord>;
+  /** Whether the audit trail's hash chain is intact, and where it first breaks. */
+  verifyAuditTrail(): Promise<AuditChainCheck>;
+  /** The signed-in member's new two-factor secret, to scan; it counts once confirmed. */
+  startMfaEnrolment(): Promise<MfaEnrolment>;
+  /** Confirms two-factor with a code from the new secret; answers (and remembers) the session. */
+  confirmMfaEnrolment(code: string): Promise<SessionAnswer>;
 }

@@ -6,7 +6,7 @@ import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
 import { useMutation } from '@tanstack/react-query';
 import { useDataProvider } from 'react-admin';
 import type { LabdeskDataProvider } from '../providers/types';
-import { SecretBox } from './SecretBox';
+import { SecretBox } from '../components/SecretBox';
 
 export const RevealSecret = ({ endpointId }: { endpointId: string }) => {
   const dataProvider = useDataProvider<LabdeskDataProvider>();

@@ -3,7 +3,7 @@
  * again only through "Reveal secret", which is audited. The receiver needs it to check signatures.
  */
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { SecretBox } from './SecretBox';
+import { SecretBox } from '../components/SecretBox';
 
 export const SecretDialog = ({ secret, onClose }: { secret: string; onClose: () => void }) => (
   <Dialog open aria-labelledby="secret-title" maxWidth="sm" fullWidth>
