@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { authProvider, SIGN_IN_MESSAGES } from './authProvider';
-import { forgetSession, getCsrfToken } from './session';
+import { ACCOUNT_PATH, authProvider, MfaRequiredError, SIGN_IN_MESSAGES } from './authProvider';
+import { forgetSession, getCsrfToken, isMfaEnrolmentRequired } from './session';
 
 const staff = { id: 's1', email: 'ada@labdesk.test', name: '', role: 'coordinator' };
 
@@ -32,12 +32,35 @@ describe('authProvider', () => {
   });
 
   it.each([
-    [401, SIGN_IN_MESSAGES.wrongCredentials],
-    [429, SIGN_IN_MESSAGES.rateLimited],
-  ])('explains a %i from sign-in', async (status, message) => {
-    bff({ 'POST /api/auth/login': [status, { message: 'whatever the BFF said' }] });
+    [401, { message: 'whatever the BFF said' }, SIGN_IN_MESSAGES.wrongCredentials],
+    // A locked account: the BFF says for how long, and that is what the member needs to read.
+    [429, { message: 'Too many failed sign-ins for this account. Try again in 15 minutes.' }, 'Try again in 15 minutes'],
+    [429, 'not json', SIGN_IN_MESSAGES.rateLimited],
+  ])('explains a %i from sign-in', async (status, body, message) => {
+    bff({ 'POST /api/auth/login': [status, body] });
     await expect(authProvider.login({ email: staff.email, password: 'x' })).rejects.toThrow(message);
     expect(getCsrfToken()).toBeNull();
+  });
+
+  it('asks for the two-factor code when the BFF says the password was right but a code is needed', async () => {
+    const calls = bff({ 'POST /api/auth/login': [401, { message: 'Enter the 6-digit code', code: 'mfa_required', mfa_required: true }] });
+    const first = authProvider.login({ email: staff.email, password: 'pw' });
+    await expect(first).rejects.toBeInstanceOf(MfaRequiredError);
+    await expect(first).rejects.toThrow(SIGN_IN_MESSAGES.codeNeeded);
+    // With a code that is refused, the BFF's reason is shown.
+    bff({ 'POST /api/auth/login': [401, { message: 'That code is wrong or was already used', code: 'mfa_required', mfa_required: true }] });
+    await expect(authProvider.login({ email: staff.email, password: 'pw', code: '123456' })).rejects.toThrow('already used');
+    expect(JSON.parse(String(calls[0]?.init.body))).toEqual({ email: staff.email, password: 'pw' });
+    expect(getCsrfToken()).toBeNull();
+  });
+
+  it('sends a member whose role requires two-factor to the account page after sign-in, and back there on a 403 asking for it', async () => {
+    bff({ 'POST /api/auth/login': [200, { user: { ...staff, mfa_enabled: false }, csrfToken: 'tok', mfa_enrolment_required: true }] });
+    await expect(authProvider.login({ email: staff.email, password: 'pw' })).resolves.toEqual({ redirectTo: ACCOUNT_PATH });
+    expect(isMfaEnrolmentRequired()).toBe(true);
+    await expect(authProvider.checkError({ status: 403, body: { code: 'mfa_enrolment_required' } } as never)).rejects.toMatchObject({ logoutUser: false, redirectTo: ACCOUNT_PATH });
+    // Any other 403 keeps the member where they are.
+    await expect(authProvider.checkError({ status: 403, body: { code: 'other' } } as never)).resolves.toBeUndefined();
   });
 
   it('after a reload, re-reads the session and CSRF token from /api/auth/me', async () => {
