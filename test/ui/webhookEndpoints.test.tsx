@@ -73,6 +73,12 @@ const deliveryRows = (log: HTMLElement) =>
     .getAllByRole('row')
     .filter((r) => r.closest('tbody') && r.classList.contains('RaDataTable-row'));
 
+/** The CSRF token of the browser's session, as the BFF gives it to the page. */
+async function sessionCsrfToken(): Promise<string> {
+  const me = await stack.bff.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: stack.cookie() } });
+  return (me.json() as { csrfToken: string }).csrfToken;
+}
+
 const calls = (method: string, path: string | RegExp) =>
   stack.requests.filter((r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path)));
 
@@ -119,8 +125,7 @@ describe('webhook endpoints', () => {
       event_types: ['labtest.order.*', 'lab_report.parsing_job.updated'],
       description: 'Parsed reports to the EHR bridge',
     });
-    // The session's token (the real BFF refuses a change without it).
-    expect(created!.headers.get('x-csrf-token')).toBeTruthy();
+    expect(created!.headers.get('x-csrf-token')).toBe(await sessionCsrfToken());
 
     await user.click(within(dialog).getByRole('button', { name: 'I have stored the secret' }));
     const details = await screen.findByRole('region', { name: 'Endpoint' });
@@ -206,7 +211,7 @@ describe('an endpoint’s page', () => {
     expect(await screen.findByText('Delivery queued again')).toBeInTheDocument();
     const [replay] = calls('POST', /\/replay$/);
     expect(replay!.path).toBe(`/api/webhook-endpoints/${ENDPOINT.id}/deliveries/${FAILED.id}/replay`);
-    expect(replay!.headers.get('x-csrf-token')).toBeTruthy();
+    expect(replay!.headers.get('x-csrf-token')).toBe(await sessionCsrfToken());
     await waitFor(() => expect(within(screen.getByText('labtest.order.created').closest('tr')!).getByText('Pending')).toBeInTheDocument());
   });
 
