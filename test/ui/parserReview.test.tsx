@@ -1,51 +1,73 @@
 /**
- * Reviewing a parsed lab report against the fake BFF: doubtful cells tinted with their reasons,
+ * Reviewing a parsed lab report on the real stack: doubtful cells tinted with their reasons,
  * keyboard travel between them, corrections (a value, a range, another LOINC match), approval with
- * the corrected results, rejection with notes, read-only roles, and a job reviewed meanwhile.
+ * the corrected results, rejection with notes, read-only roles, and a job reviewed meanwhile. The
+ * reports are uploaded and read through the service's own domain with a stand-in reader that finds
+ * DOUBTFUL_REPORT (test/ui/seed/parser.ts); reviews go through the real BFF and service.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
-import {
-  awaitingReview,
-  CSRF_TOKEN,
-  DOUBTFUL_REPORT,
-  makeParserJob,
-  SAMPLE_USERS,
-  type FakeBffOptions,
-  type RecordedRequest,
-  type StaffAccount,
-} from './fakeBff';
-import { renderApp } from './renderApp';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StaffKey } from '../bff/harness';
+import { renderOnStack } from './renderApp';
+import { startRealStack, type RealStack, type SeenRequest } from './realStack';
+import { DOUBTFUL_REPORT, parserTeam, readReport, TINY_PDF, TINY_PNG, type ParserTeam } from './seed/parser';
 
 // pdf.js needs a canvas jsdom does not have: the viewer must fall back, not break the page.
 vi.mock('pdfjs-dist', () => ({
   GlobalWorkerOptions: {},
   getDocument: () => ({ promise: Promise.reject(new Error('no canvas here')), destroy: async () => {} }),
 }));
+// The worker's URL (never loaded here). Vite refuses to serve `?url` from a node_modules outside
+// the project root, as in a git worktree whose node_modules links to the main checkout's.
+vi.mock('pdfjs-dist/build/pdf.worker.min.mjs?url', () => ({ default: '/assets/pdf.worker.min.mjs' }));
 
 type User = ReturnType<typeof userEvent.setup>;
 
-const account = (role: string): StaffAccount => ({
-  email: `${role}@labdesk.test`,
-  password: 'a long enough password',
-  user: { id: `staff-${role}`, email: `${role}@labdesk.test`, name: role, role },
+let stack: RealStack;
+/** The reviewers' team, with a report waiting for review that no test reviews (JOB). */
+let team: ParserTeam;
+let JOB: string;
+
+beforeAll(async () => {
+  stack = await startRealStack();
+  team = await parserTeam(stack, 'Review team');
+  JOB = await readReport(stack.service, team.team, team.patients[0]!);
+}, 90_000);
+afterAll(async () => {
+  await stack?.close();
 });
-const REVIEWER = account('reviewer');
-const COORDINATOR = account('coordinator');
+beforeEach(() => stack.reset());
 
-const JOB = awaitingReview({ id: '9a9a9a9a-0000-4000-8000-000000000001', created_at: '2026-05-01T09:00:00.000Z' });
-const NEXT = awaitingReview({ id: '9a9a9a9a-0000-4000-8000-000000000002', created_at: '2026-05-02T09:00:00.000Z', file: { name: 'second.png', content_type: 'image/png', size: 68 } });
+/** A report of the team, read by the stand-in reader (DOUBTFUL_REPORT: waiting for review unless `outcome` says otherwise). */
+const report = (input: Parameters<typeof readReport>[3] = {}, outcome?: Parameters<typeof readReport>[4], on: ParserTeam = team) =>
+  readReport(stack.service, on.team, on.patients[0]!, input, outcome);
 
-function openJob(staff: StaffAccount = REVIEWER, options: FakeBffOptions = {}, job = JOB) {
-  return renderApp({ users: SAMPLE_USERS, signedIn: true, staff: [staff], parserJobs: [JOB, NEXT], ...options }, `/parser-jobs/${job.id}/show`);
+/** Opens the job's page signed in as `who`, on the team's console. */
+async function openJob(who: StaffKey = 'reviewer', job = JOB, on: ParserTeam = team) {
+  stack.useBffApp(on.app);
+  await stack.signInAs(who);
+  return renderOnStack(stack, `/parser-jobs/${job}/show`);
+}
+
+/** Submits a review through the real BFF as another staff member would, from another browser. */
+async function reviewAs(who: StaffKey, job: string, body: Record<string, unknown>, on: ParserTeam = team) {
+  const session = await stack.bff.login(who, on.app);
+  const r = await stack.bff.request({ method: 'POST', url: `/api/parser-jobs/${job}/review`, session, payload: body, app: on.app });
+  if (r.status !== 200) throw new Error(`reviewing ${job} as ${who}: ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+/** The CSRF token of the browser's session, as the BFF gives it to the page. */
+async function sessionCsrfToken(on: ParserTeam = team): Promise<string> {
+  const me = await on.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: stack.cookie() } });
+  return (me.json() as { csrfToken: string }).csrfToken;
 }
 
 const results = () => screen.findByRole('region', { name: 'Extracted results' });
 const input = (name: string) => screen.getByRole('textbox', { name });
 /** The cell (or, for the test name and LOINC, the part of the cell) an input belongs to. */
 const cellOf = (el: HTMLElement) => el.closest<HTMLElement>('[data-column]')!;
-const reviews = (requests: RecordedRequest[]) => requests.filter((r) => r.method === 'POST' && r.path.endsWith('/review'));
+const reviews = (requests: SeenRequest[]) => requests.filter((r) => r.method === 'POST' && r.path.endsWith('/review'));
 
 async function replace(user: User, name: string, value: string) {
   const el = input(name);
@@ -55,7 +77,7 @@ async function replace(user: User, name: string, value: string) {
 
 describe('reviewing a report', () => {
   it('tints every doubtful cell with its reason, and starts on the first one', async () => {
-    openJob();
+    await openJob();
     const region = await results();
     // Report-level reasons on top, with the count of cells to check.
     const why = within(region).getByRole('region', { name: 'Why this report needs review' });
@@ -88,11 +110,11 @@ describe('reviewing a report', () => {
     await waitFor(() => expect(potassium).toHaveFocus());
     // The document beside it.
     const doc = screen.getByRole('region', { name: 'Original document' });
-    expect(within(doc).getByRole('img', { name: /The uploaded report/ })).toHaveAttribute('src', `/api/parser-jobs/${JOB.id}/file`);
+    expect(within(doc).getByRole('img', { name: /The uploaded report/ })).toHaveAttribute('src', `/api/parser-jobs/${JOB}/file`);
   });
 
   it('jumps between doubtful cells with Enter and Alt+arrows, and back', async () => {
-    const { user } = openJob();
+    const { user } = await openJob();
     await results();
     await waitFor(() => expect(input('Potassium value')).toHaveFocus());
     await user.keyboard('{Enter}');
@@ -122,7 +144,11 @@ describe('reviewing a report', () => {
   });
 
   it('approves with the corrections after a confirmation, shows the outcome and offers the next report', async () => {
-    const { user, bff } = openJob();
+    // A team of its own, whose queue holds this report and, after it, the next one.
+    const queueTeam = await parserTeam(stack, 'Review queue team');
+    const first = await report({}, undefined, queueTeam);
+    await report({ name: 'second.png' }, undefined, queueTeam);
+    const { user } = await openJob('reviewer', first, queueTeam);
     await results();
     await waitFor(() => expect(input('Potassium value')).toHaveFocus());
     await replace(user, 'Potassium value', '4.5');
@@ -137,7 +163,7 @@ describe('reviewing a report', () => {
     await user.keyboard('{Control>}{Enter}{/Control}');
     const dialog = await screen.findByRole('dialog', { name: 'Approve these results?' });
     expect(dialog).toHaveTextContent('6 results will be filed for the patient, with your 5 corrections.');
-    expect(reviews(bff.requests)).toHaveLength(0);
+    expect(reviews(stack.requests)).toHaveLength(0);
     expect(within(dialog).getByRole('button', { name: 'Approve' })).toHaveFocus();
     await user.keyboard('{Enter}');
 
@@ -148,8 +174,9 @@ describe('reviewing a report', () => {
     expect(screen.queryByRole('textbox', { name: 'Potassium value' })).not.toBeInTheDocument();
     expect(within(screen.getByRole('row', { name: 'Potassium' })).getByText('4.5')).toBeInTheDocument();
 
-    const [sent] = reviews(bff.requests);
-    expect(sent!.headers.get('x-csrf-token')).toBe(CSRF_TOKEN);
+    const [sent] = reviews(stack.requests);
+    expect(sent!.path).toBe(`/api/parser-jobs/${first}/review`);
+    expect(sent!.headers.get('x-csrf-token')).toBe(await sessionCsrfToken(queueTeam));
     const body = sent!.body as { decision: string; metadata: Record<string, string>; results: Record<string, unknown>[] };
     expect(body.decision).toBe('approve');
     expect(body.metadata).toMatchObject({ patient_first_name: 'Ada', patient_last_name: 'King', specimen_number: 'SP-1001' });
@@ -168,12 +195,12 @@ describe('reviewing a report', () => {
     const next = await screen.findByRole('button', { name: 'Next in queue' });
     await waitFor(() => expect(next).toBeEnabled());
     await user.click(next);
-    expect(await screen.findByText('second.png (68 bytes)')).toBeInTheDocument();
+    expect(await screen.findByText(`second.png (${TINY_PNG.length} bytes)`)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'Potassium value' })).toHaveValue('45'));
   });
 
   it('refuses to approve while a cell holds something that is not a number', async () => {
-    const { user, bff } = openJob();
+    const { user } = await openJob();
     await results();
     await replace(user, 'TSH range low', '0,4');
     await user.click(screen.getByRole('button', { name: 'Approve' }));
@@ -181,44 +208,46 @@ describe('reviewing a report', () => {
     expect(screen.getByText('Low: Not a number (use a dot for decimals)')).toBeInTheDocument();
     expect(input('TSH range low')).toHaveFocus();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(reviews(bff.requests)).toHaveLength(0);
+    expect(reviews(stack.requests)).toHaveLength(0);
   });
 
   it('asks for notes before rejecting', async () => {
-    const { user, bff } = openJob();
+    const { user } = await openJob('reviewer', await report());
     await results();
     await user.click(screen.getByRole('button', { name: 'Reject' }));
     const dialog = await screen.findByRole('dialog', { name: 'Reject this report?' });
     await user.click(within(dialog).getByRole('button', { name: 'Reject report' }));
     expect(within(dialog).getByText('Say why the report is rejected')).toBeInTheDocument();
-    expect(reviews(bff.requests)).toHaveLength(0);
+    expect(reviews(stack.requests)).toHaveLength(0);
 
     await user.type(within(dialog).getByRole('textbox', { name: /Why is it rejected/ }), 'Wrong patient: the report is for someone else');
     await user.click(within(dialog).getByRole('button', { name: 'Reject report' }));
     const outcome = await screen.findByRole('status', {}, { timeout: 4000 });
     await waitFor(() => expect(outcome).toHaveTextContent('Rejected'));
-    expect(reviews(bff.requests)[0]!.body).toEqual({ decision: 'reject', notes: 'Wrong patient: the report is for someone else' });
+    expect(reviews(stack.requests)[0]!.body).toEqual({ decision: 'reject', notes: 'Wrong patient: the report is for someone else' });
     expect(await screen.findByRole('region', { name: 'Failure' })).toHaveTextContent('Rejected by a reviewer');
     expect(screen.getByTestId('review-notes')).toHaveTextContent('Wrong patient: the report is for someone else');
   });
 
   it('says so when the report was reviewed meanwhile (409 not_reviewable), and stops editing', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {}); // react-admin logs failed calls in development
-    const { user } = openJob(REVIEWER, {
-      parser: { reviewAnswers: [{ status: 409, body: { message: 'The job was reviewed already', code: 'not_reviewable' } }] },
-    });
+    const job = await report();
+    const { user } = await openJob('reviewer', job);
     await results();
+    // Meanwhile, an admin reviews the same report from another browser.
+    await reviewAs('admin', job, { decision: 'approve' });
     await replace(user, 'TSH range low', '0.4');
     await replace(user, 'TSH range high', '4.5');
     await user.click(screen.getByRole('button', { name: 'Approve' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Approve' }));
-    expect(await screen.findByText(/This report can no longer be reviewed: The job was reviewed already/)).toBeInTheDocument();
+    // The real service's words (the fake said "The job was reviewed already").
+    expect(await screen.findByText(/This report can no longer be reviewed: This job has been reviewed already/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
     expect(screen.queryByRole('textbox', { name: 'Potassium value' })).not.toBeInTheDocument();
   });
 
   it('shows coordinators the same doubts, read-only', async () => {
-    const { bff } = openJob(COORDINATOR);
+    await openJob('coordinator');
     const region = await results();
     expect(within(region).getByText('45')).toBeInTheDocument();
     expect(cellOf(within(region).getByText('45'))).toHaveAttribute('data-doubtful', 'true');
@@ -230,41 +259,37 @@ describe('reviewing a report', () => {
     expect(within(region).getByText(/Your role can read them, not review them/)).toBeInTheDocument();
     // Coordinators may read the patient directory.
     expect(await within(screen.getByRole('region', { name: 'Job' })).findByText('pt-7f3a2c91')).toBeInTheDocument();
-    expect(reviews(bff.requests)).toHaveLength(0);
+    expect(reviews(stack.requests)).toHaveLength(0);
   });
 });
 
 describe('jobs past review, and documents', () => {
   it('shows a completed job’s data and review read-only', async () => {
-    const done = makeParserJob({
-      id: '9a9a9a9a-0000-4000-8000-000000000010',
-      ...structuredClone(DOUBTFUL_REPORT),
-      is_reviewed: true,
-      needs_human_review: true,
-      review: { decision: 'approve', reviewer: 'staff-reviewer', notes: 'Checked against the scan', reviewed_at: '2026-05-03T10:00:00.000Z' },
-    });
-    openJob(REVIEWER, { parserJobs: [done] }, done);
+    const done = await report();
+    await reviewAs('reviewer', done, { decision: 'approve', notes: 'Checked against the scan' });
+    await openJob('reviewer', done);
     const region = await results();
     expect(within(region).getByText('Potassium')).toBeInTheDocument();
     expect(within(region).queryByRole('textbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
-    expect(screen.getByText('Approved by staff-reviewer')).toBeInTheDocument();
+    // The real BFF files the signed-in staff member's id as the reviewer.
+    expect(screen.getByText(`Approved by ${stack.bff.staff.reviewer.id}`)).toBeInTheDocument();
     expect(screen.getByTestId('review-notes')).toHaveTextContent('Checked against the scan');
   });
 
   it('shows why a job failed', async () => {
-    const failed = makeParserJob({ id: '9a9a9a9a-0000-4000-8000-000000000011', status: 'failed', stage: 'failed', failure_reason: 'The PDF is password-protected', data: null });
-    openJob(REVIEWER, { parserJobs: [failed] }, failed);
+    const failed = await report({ name: 'locked.pdf', bytes: TINY_PDF }, { ok: false, failureReason: 'The PDF is password-protected' });
+    await openJob('reviewer', failed);
     expect(await screen.findByRole('region', { name: 'Failure' })).toHaveTextContent('The PDF is password-protected');
     expect(screen.queryByRole('region', { name: 'Extracted results' })).not.toBeInTheDocument();
   });
 
   it('shows a PDF through the lazily loaded viewer, falling back to a link when it cannot render', async () => {
-    const pdf = awaitingReview({ id: '9a9a9a9a-0000-4000-8000-000000000012', file: { name: 'report.pdf', content_type: 'application/pdf', size: 4096 } });
-    openJob(REVIEWER, { parserJobs: [pdf] }, pdf);
+    const pdf = await report({ name: 'report.pdf', bytes: TINY_PDF });
+    await openJob('reviewer', pdf);
     const doc = await screen.findByRole('region', { name: 'Original document' });
     expect(await within(doc).findByText('The PDF could not be shown here.', {}, { timeout: 5000 })).toBeInTheDocument();
-    expect(within(doc).getByRole('link', { name: 'Open the original' })).toHaveAttribute('href', `/api/parser-jobs/${pdf.id}/file`);
+    expect(within(doc).getByRole('link', { name: 'Open the original' })).toHaveAttribute('href', `/api/parser-jobs/${pdf}/file`);
     expect(within(doc).queryByRole('img')).not.toBeInTheDocument();
     // The review beside it works regardless.
     expect(screen.getByRole('textbox', { name: 'Potassium value' })).toBeInTheDocument();

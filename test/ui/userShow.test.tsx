@@ -1,22 +1,66 @@
+/**
+ * A user's page on the real stack: users and their mindfulness sessions seeded in the real
+ * service, the profile and the chart read through the real BFF.
+ */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays, todayIn } from '../../src/components/dateRange';
-import { emptyMindfulness, SAMPLE_USERS } from './fakeBff';
-import { renderApp } from './renderApp';
+import { renderOnStack } from './renderApp';
+import { failNext, startRealStack, type RealStack } from './realStack';
 
-const patient = SAMPLE_USERS[0]!;
-const showPath = `/users/${patient.id}/show`;
-const mindfulnessCalls = (requests: { path: string; query: URLSearchParams }[]) =>
-  requests.filter((r) => r.path.endsWith('/mindfulness-minutes'));
+let stack: RealStack;
+/** The patient with a full profile and sessions, one with nothing optional set, and one (in Chicago) with no sessions. */
+let patient: string;
+let bare: string;
+let quiet: string;
+
+beforeAll(async () => {
+  stack = await startRealStack();
+  const { team } = stack.service;
+  [patient, bare, quiet] = (await stack.service.addUsers(team, [
+    { clientUserId: 'pt-7f3a2c91', createdOn: new Date('2026-05-01T12:00:00Z'), sources: ['oura', 'fitbit'] },
+    { clientUserId: 'pt-99b01d44', createdOn: new Date('2026-05-04T15:45:00Z') },
+    { clientUserId: 'pt-c4e2a7f3', createdOn: new Date('2026-05-06T07:10:00Z'), fallbackTimeZone: 'America/Chicago' },
+  ])) as [string, string, string];
+  // The fallback values as a client sets them through the service's API (source "manual").
+  const patched = await stack.service.call(team, 'PATCH', `/v2/user/${patient}`, {
+    fallback_time_zone: 'America/Chicago',
+    fallback_birth_date: '1980-04-02',
+    ingestion_start: '2025-01-01',
+  });
+  if (patched.status !== 204) throw new Error(`patching the patient answered ${patched.status}`);
+  // Oura and Fitbit sessions (the real provider catalogue has no Calm) on the last two days of the
+  // default range (the patient's yesterday and today): 52 minutes in 3 sessions. Each carries its
+  // own UTC offset (0) and starts at noon, so its day is that date whatever the hour the test runs.
+  const today = todayIn('America/Chicago');
+  const yesterday = addDays(today, -1);
+  await stack.service.addPoints(patient, [
+    { provider: 'oura', start: `${yesterday}T12:00:00Z`, minutes: 20, offset: 0 },
+    { provider: 'oura', start: `${today}T12:00:00Z`, minutes: 20, offset: 0 },
+    { provider: 'fitbit', start: `${today}T12:30:00Z`, minutes: 12, offset: 0 },
+  ]);
+}, 90_000);
+afterAll(async () => {
+  await stack?.close();
+});
+beforeEach(() => stack.reset());
+
+const showPath = (id: string) => `/users/${id}/show`;
+const mindfulnessCalls = () => stack.requests.filter((r) => r.path.endsWith('/mindfulness-minutes'));
+
+async function openSignedIn(path = '/') {
+  await stack.signInAs('admin');
+  return renderOnStack(stack, path);
+}
 
 describe('a user page', () => {
   it('opens from the list and shows the profile, sources and the mindfulness chart', async () => {
-    const { user, bff } = renderApp({ users: SAMPLE_USERS, signedIn: true });
+    const { user } = await openSignedIn();
     await user.click(await screen.findByText('pt-7f3a2c91'));
 
     const profile = await screen.findByText('Profile');
     const card = profile.closest('.MuiCard-root') as HTMLElement;
-    expect(within(card).getByText(patient.id)).toBeInTheDocument();
+    expect(await within(card).findByText(patient)).toBeInTheDocument();
     expect(within(card).getByText('1980-04-02')).toBeInTheDocument();
     expect(within(card).getByText('America/Chicago (from manual)')).toBeInTheDocument();
     expect(within(card).getByText('2025-01-01')).toBeInTheDocument();
@@ -31,40 +75,43 @@ describe('a user page', () => {
     expect(within(chartCard).getByText("Days are in the patient's time zone: America/Chicago")).toBeInTheDocument();
     const figure = within(chartCard).getByRole('figure');
     expect(await within(figure).findByText('Oura')).toBeInTheDocument(); // legend, once recharts loaded
-    expect(within(figure).getByText('Calm')).toBeInTheDocument();
+    expect(within(figure).getByText('Fitbit')).toBeInTheDocument();
     expect(figure.querySelectorAll('.recharts-bar')).toHaveLength(2); // one stacked series per provider
 
     // Default range: the last 30 days, ending on the patient's today.
     const today = todayIn('America/Chicago');
-    const call = mindfulnessCalls(bff.requests)[0];
+    const call = mindfulnessCalls()[0];
+    expect(call?.path).toBe(`/api/users/${patient}/mindfulness-minutes`);
     expect(call?.query.get('end_date')).toBe(today);
     expect(call?.query.get('start_date')).toBe(addDays(today, -29));
   });
 
   it('re-asks for a preset range', async () => {
-    const { user, bff } = renderApp({ users: SAMPLE_USERS, signedIn: true }, showPath);
+    const { user } = await openSignedIn(showPath(patient));
     await screen.findByText(/minutes in/);
     await user.click(screen.getByRole('button', { name: '7 days' }));
 
-    await waitFor(() => expect(mindfulnessCalls(bff.requests)).toHaveLength(2));
+    await waitFor(() => expect(mindfulnessCalls()).toHaveLength(2));
     const today = todayIn('America/Chicago');
-    expect(mindfulnessCalls(bff.requests)[1]?.query.get('start_date')).toBe(addDays(today, -6));
+    expect(mindfulnessCalls()[1]?.query.get('start_date')).toBe(addDays(today, -6));
     expect(screen.getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
+    // Both session days are within the last 7 days.
+    await waitFor(() => expect(screen.getByText(/minutes in/)).toHaveTextContent('52 minutes in 3 sessions'));
   });
 
   it('refuses a range that ends before it starts, without asking the server', async () => {
-    const { bff } = renderApp({ users: SAMPLE_USERS, signedIn: true }, showPath);
+    await openSignedIn(showPath(patient));
     await screen.findByText(/minutes in/);
 
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2099-01-01' } });
 
     expect(await screen.findByText('The start date must be on or before the end date.')).toBeInTheDocument();
     expect(screen.queryByText(/minutes in/)).not.toBeInTheDocument();
-    expect(mindfulnessCalls(bff.requests)).toHaveLength(1);
+    expect(mindfulnessCalls()).toHaveLength(1);
   });
 
   it('says when there were no sessions in the range', async () => {
-    renderApp({ users: SAMPLE_USERS, signedIn: true, mindfulness: emptyMindfulness }, showPath);
+    await openSignedIn(showPath(quiet));
     const today = todayIn('America/Chicago');
     expect(await screen.findByText(`No mindfulness sessions between ${addDays(today, -29)} and ${today}.`)).toBeInTheDocument();
     expect(screen.queryByRole('figure')).not.toBeInTheDocument();
@@ -73,35 +120,27 @@ describe('a user page', () => {
   it('explains a failure and lets the user try again', async () => {
     // react-admin logs every failed data call to the console in development; expected here.
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    let calls = 0;
-    const { user } = renderApp(
-      {
-        users: SAMPLE_USERS,
-        signedIn: true,
-        mindfulness: (userId, start, end) => {
-          calls += 1;
-          return calls === 1
-            ? { status: 502, body: { message: 'The health-data service did not answer in time.' } }
-            : emptyMindfulness(userId, start, end);
-        },
-      },
-      showPath,
-    );
+    // A slow upstream at one moment: the real stack cannot give it on demand.
+    failNext(stack, 'get', `/api/users/${quiet}/mindfulness-minutes`, 502, { message: 'The health-data service did not answer in time.' });
+    const { user } = await openSignedIn(showPath(quiet));
 
     expect(await screen.findByText(/Could not load mindfulness minutes/)).toHaveTextContent(
       'Could not load mindfulness minutes: The health-data service did not answer in time. Try again or narrow the date range.',
     );
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText(/No mindfulness sessions between/)).toBeInTheDocument();
+    // The canned failure is answered before stack.requests records it: only the retry is there.
+    expect(mindfulnessCalls()).toHaveLength(1);
   });
 
   it('shows a profile with nothing optional set', async () => {
-    const bare = SAMPLE_USERS[1]!;
-    renderApp({ users: SAMPLE_USERS, signedIn: true, mindfulness: emptyMindfulness }, `/users/${bare.id}/show`);
+    await openSignedIn(showPath(bare));
     const card = (await screen.findByText('Profile')).closest('.MuiCard-root') as HTMLElement;
-    expect(await within(card).findByText(bare.client_user_id)).toBeInTheDocument();
+    expect(await within(card).findByText('pt-99b01d44')).toBeInTheDocument();
     expect(within(card).getAllByText('Not set')).toHaveLength(2); // time zone, birth date
     expect(within(card).getAllByText('no bound')).toHaveLength(2);
     expect(screen.getByText('No sources connected yet.')).toBeInTheDocument();
+    // Without a fallback zone the real BFF counts days in UTC, and says so.
+    expect(await screen.findByText("Days are in the patient's time zone: UTC")).toBeInTheDocument();
   });
 });
