@@ -3,7 +3,8 @@ import { Chip } from '@mui/material';
 import type { WebhookEndpointRecord } from './types';
 
 export const disabledReasonText = (reason: string | null | undefined) =>
-  reason === 'gone' ? 'the receiver answered 410 Gone' : reason || 'no reason given';
+  // The service says `gone: the receiver answered 410` (older ones: `gone`).
+  reason && /^gone\b/.test(reason) ? 'the receiver answered 410 Gone' : reason || 'no reason given';
 
 export const EndpointStatusChip = ({ endpoint }: { endpoint: Pick<WebhookEndpointRecord, 'disabled_at' | 'disabled_reason'> }) =>
   endpoint.disabled_at ? (

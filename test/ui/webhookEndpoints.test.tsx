@@ -98,9 +98,8 @@ describe('webhook endpoints', () => {
     expect(within(row).getByText('lab_report.parsing_job.updated')).toBeInTheDocument();
     expect(within(row).getByText('Enabled')).toBeInTheDocument();
     const gone = screen.getByText('https://old.example.com/hook').closest('tr')!;
-    // The real service's reason is "gone: the receiver answered 410" (the fake said "gone", which the
-    // chip words as "the receiver answered 410 Gone"): the chip shows the service's reason as it is.
-    expect(within(gone).getByText('Disabled: gone: the receiver answered 410')).toBeInTheDocument();
+    // The service's reason ("gone: the receiver answered 410") in words a person reads.
+    expect(within(gone).getByText('Disabled: the receiver answered 410 Gone')).toBeInTheDocument();
     expect(within(gone).getByText('All events')).toBeInTheDocument();
   });
 
