@@ -1,56 +1,101 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { SAMPLE_LAB_ACCOUNTS, SAMPLE_USERS, type StaffAccount } from './fakeBff';
-import { renderApp } from './renderApp';
+/**
+ * The lab catalogue pages (lab accounts, markers) and the menu by role, on the real stack: the
+ * service's synced catalogue and the team's demo lab accounts, read through the real BFF.
+ */
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { LabAccount } from '../../server/contract';
+import { renderOnStack } from './renderApp';
+import { startRealStack, type RealStack } from './realStack';
+import { addLabAccount } from './seed/orders';
 
-const account = (role: string): StaffAccount => ({
-  email: `${role}@labdesk.test`,
-  password: 'a long enough password',
-  user: { id: `staff-${role}`, email: `${role}@labdesk.test`, name: role, role },
+// The real stack answers in milliseconds to seconds (a loaded machine): findBy and waitFor wait up to 5 s.
+configure({ asyncUtilTimeout: 5000 });
+
+let stack: RealStack;
+/** The team's demo accounts (server/service/seed/labCatalogue.ts), by lab. */
+let quest: LabAccount;
+/** An account still under review (a status this dashboard does not know), allowing no billing, with no default notes. */
+let reviewAccountId: string;
+const REVIEW_ACCOUNT = 'Sonora Quest onboarding review';
+
+beforeAll(async () => {
+  stack = await startRealStack();
+  const { service } = stack;
+  reviewAccountId = await addLabAccount(service, service.team, {
+    labSlug: 'sonora_quest',
+    status: 'onboarding_review',
+    delegatedFlow: 'result_delegated',
+    providerAccountId: 'SQ-REVIEW-1',
+    accountName: REVIEW_ACCOUNT,
+    orgId: null,
+    defaultClinicalNotes: null,
+    businessUnits: null,
+    allowedBilling: {},
+  });
+  const accounts = (await service.call<{ data: LabAccount[] }>(service.team, 'GET', '/v3/lab_test/lab_account')).body.data;
+  quest = accounts.find((a) => a.lab === 'quest')!;
+}, 90_000);
+afterAll(async () => {
+  await stack?.close();
 });
-const LAB_OPS = account('lab_ops');
+beforeEach(() => stack.reset());
+
 const rows = () => screen.getAllByRole('row').slice(1);
+const rowOf = (text: string) => screen.getByText(text).closest('tr')!;
+const calls = (path: string) => stack.requests.filter((r) => r.method === 'GET' && r.path === path);
 
 describe('lab accounts', () => {
   it('lists accounts with their lab and a status chip (an unknown status shown raw)', async () => {
-    const { bff } = renderApp({ users: SAMPLE_USERS, signedIn: true, staff: [LAB_OPS] }, '/lab-accounts');
-    expect(await screen.findByText('Demo Quest Client Bill')).toBeInTheDocument();
-    expect(rows()).toHaveLength(3);
-    const active = within(rows()[0]!).getByText('Active').closest('.MuiChip-root')!;
+    await stack.signInAs('lab_ops');
+    renderOnStack(stack, '/lab-accounts');
+    expect(await screen.findByText('Demo Health Quest Client Bill')).toBeInTheDocument();
+    // The four demo accounts and the one under review.
+    expect(rows()).toHaveLength(5);
+    const questRow = rowOf('Demo Health Quest Client Bill');
+    const active = within(questRow).getByText('Active').closest('.MuiChip-root')!;
     expect(active.className).toMatch(/MuiChip-colorSuccess/);
-    expect(within(rows()[0]!).getByText('Quest')).toBeInTheDocument();
-    const unknown = within(rows()[2]!).getByText('onboarding_review').closest('.MuiChip-root')!;
+    expect(within(questRow).getByText('Quest')).toBeInTheDocument();
+    const reviewRow = rowOf(REVIEW_ACCOUNT);
+    const unknown = within(reviewRow).getByText('onboarding_review').closest('.MuiChip-root')!;
     expect(unknown.className).toMatch(/MuiChip-outlined/);
-    expect(within(rows()[2]!).getByText('Sonora Quest')).toBeInTheDocument();
-    expect(bff.requests.find((r) => r.path === '/api/lab-accounts')?.query.get('sort')).toBe('["lab","ASC"]');
+    expect(within(reviewRow).getByText('Sonora Quest')).toBeInTheDocument();
+    // Sorted by lab, as asked.
+    expect(calls('/api/lab-accounts')[0]?.query.get('sort')).toBe('["lab","ASC"]');
+    expect(rows().map((r) => within(r).getAllByRole('cell')[1]!.textContent)).toEqual(['BioReference', 'Labcorp', 'Quest', 'Sonora Quest', 'Sonora Quest']);
   });
 
   it('filters by status', async () => {
-    const { user, bff } = renderApp({ users: SAMPLE_USERS, signedIn: true, staff: [LAB_OPS] }, '/lab-accounts');
-    await screen.findByText('Demo Quest Client Bill');
+    await stack.signInAs('lab_ops');
+    const { user } = renderOnStack(stack, '/lab-accounts');
+    await screen.findByText('Demo Health Quest Client Bill');
     await user.click(screen.getByRole('combobox', { name: /Status/ }));
     await user.click(await screen.findByRole('option', { name: 'Active' }));
-    await waitFor(() => expect(screen.queryByText('Sonora Quest (onboarding)')).not.toBeInTheDocument());
-    expect(JSON.parse(bff.requests.filter((r) => r.path === '/api/lab-accounts').at(-1)!.query.get('filter')!)).toEqual({ status: 'active' });
+    await waitFor(() => expect(screen.queryByText(REVIEW_ACCOUNT)).not.toBeInTheDocument());
+    expect(screen.queryByText('Demo Health Sonora Quest (onboarding)')).not.toBeInTheDocument(); // pending
+    expect(rows()).toHaveLength(3);
+    expect(JSON.parse(calls('/api/lab-accounts').at(-1)!.query.get('filter')!)).toEqual({ status: 'active' });
   });
 
   it('shows an account with its allowed billing and default clinical notes', async () => {
-    const quest = SAMPLE_LAB_ACCOUNTS[0]!;
-    renderApp({ users: SAMPLE_USERS, signedIn: true, staff: [LAB_OPS] }, `/lab-accounts/${quest.id}/show`);
+    await stack.signInAs('lab_ops');
+    renderOnStack(stack, `/lab-accounts/${quest.id}/show`);
     const billing = await screen.findByRole('table', { name: 'Allowed billing' });
     const lines = within(billing).getAllByRole('row').slice(1);
-    expect(lines).toHaveLength(2);
-    expect(within(lines[0]!).getByText('Client bill')).toBeInTheDocument();
+    // The demo Quest account allows client bill, patient bill and commercial insurance (in the
+    // service's key order: its store keeps JSON object keys shortest first).
+    expect(lines.map((l) => within(l).getAllByRole('cell')[0]!.textContent)).toEqual(['Client bill', 'Patient bill', 'Commercial insurance']);
     expect(within(lines[0]!).getByText('TX')).toBeInTheDocument();
     expect(within(lines[0]!).getByText('CA')).toBeInTheDocument();
-    expect(within(lines[1]!).getByText('Patient bill')).toBeInTheDocument();
+    expect(within(lines[0]!).queryByText('NY')).not.toBeInTheDocument(); // restricted
     const notes = screen.getByRole('region', { name: 'Default clinical notes' });
-    expect(within(notes).getByText('Fasting specimens preferred.')).toBeInTheDocument();
+    expect(within(notes).getByText('Fasting specimens preferred. Call 555-0100 with critical values.')).toBeInTheDocument();
     expect(screen.getByText('97512046')).toBeInTheDocument();
   });
 
   it('says so when an account allows no billing and has no default notes', async () => {
-    renderApp({ users: SAMPLE_USERS, signedIn: true, staff: [LAB_OPS] }, `/lab-accounts/${SAMPLE_LAB_ACCOUNTS[2]!.id}/show`);
+    await stack.signInAs('lab_ops');
+    renderOnStack(stack, `/lab-accounts/${reviewAccountId}/show`);
     expect(await screen.findByText(/No billing type is allowed/)).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Default clinical notes' })).getByText('None')).toBeInTheDocument();
   });
@@ -58,26 +103,35 @@ describe('lab accounts', () => {
 
 describe('markers', () => {
   it('lists markers in the catalogue order, filters by lab and searches', async () => {
-    const { user, bff } = renderApp({ users: SAMPLE_USERS, signedIn: true, staff: [LAB_OPS] }, '/markers');
-    expect(await screen.findByText('TSH')).toBeInTheDocument();
-    expect(screen.getByText('Glucose')).toBeInTheDocument();
-    expect(bff.requests.find((r) => r.path === '/api/markers')?.query.get('sort')).toBe('["id","ASC"]');
+    await stack.signInAs('lab_ops');
+    const { user } = renderOnStack(stack, '/markers');
+    // The catalogue's own order: lab by lab (Quest first), by name within a lab.
+    expect(await screen.findByText('Glucose')).toBeInTheDocument();
+    expect(rows().slice(0, 3).map((r) => within(r).getAllByRole('cell')[0]!.textContent)).toEqual(['ALT', 'AST', 'Albumin']);
+    await waitFor(() => expect(rows().every((r) => within(r).queryByText('Quest Diagnostics'))).toBe(true));
+    expect(screen.getByText('Alkaline Phosphatase')).toBeInTheDocument(); // Quest's only
+    expect(calls('/api/markers')[0]?.query.get('sort')).toBe('["id","ASC"]');
     // No sortable column: the service has one order only.
     expect(screen.getAllByRole('columnheader').filter((h) => h.querySelector('.MuiTableSortLabel-root'))).toHaveLength(0);
 
     await user.click(screen.getByRole('combobox', { name: /Lab/ }));
     await user.click(await screen.findByRole('option', { name: 'Labcorp' }));
-    await waitFor(() => expect(screen.queryByText('TSH')).not.toBeInTheDocument());
+    // Labcorp offers Glucose too, but not Alkaline Phosphatase (Quest's only); Folate is Labcorp's only.
+    await waitFor(() => expect(screen.queryByText('Alkaline Phosphatase')).not.toBeInTheDocument());
+    expect(await screen.findByText('Folate, Serum')).toBeInTheDocument();
     expect(screen.getByText('Glucose')).toBeInTheDocument();
-    expect(JSON.parse(bff.requests.filter((r) => r.path === '/api/markers').at(-1)!.query.get('filter')!)).toEqual({ lab_slug: 'labcorp' });
+    await waitFor(() => expect(rows().every((r) => within(r).queryByText('Labcorp'))).toBe(true));
+    expect(JSON.parse(calls('/api/markers').at(-1)!.query.get('filter')!)).toEqual({ lab_slug: 'labcorp' });
 
     await user.type(screen.getByRole('textbox', { name: 'Search markers by name or test code' }), 'xyz');
     expect(await screen.findByText('No markers match these filters.')).toBeInTheDocument();
-    expect(JSON.parse(bff.requests.filter((r) => r.path === '/api/markers').at(-1)!.query.get('filter')!)).toEqual({ lab_slug: 'labcorp', q: 'xyz' });
+    expect(JSON.parse(calls('/api/markers').at(-1)!.query.get('filter')!)).toEqual({ lab_slug: 'labcorp', q: 'xyz' });
   });
 
   it('shows a marker’s expected results with their LOINC codes', async () => {
-    renderApp({ users: SAMPLE_USERS, signedIn: true, staff: [LAB_OPS] }, '/markers/1003/show');
+    // Marker 1003: Quest's TSH (a lab's marker id is lab_id * 1000 + n).
+    await stack.signInAs('lab_ops');
+    renderOnStack(stack, '/markers/1003/show');
     const table = await screen.findByRole('table', { name: 'Expected results' });
     const [row] = within(table).getAllByRole('row').slice(1);
     expect(within(row!).getByText('3016-3')).toBeInTheDocument();
@@ -90,15 +144,17 @@ describe('markers', () => {
 
 describe('menu by role', () => {
   it('shows lab operations orders, lab accounts and markers', async () => {
-    renderApp({ users: SAMPLE_USERS, signedIn: true, staff: [LAB_OPS] }, '/');
+    await stack.signInAs('lab_ops');
+    renderOnStack(stack, '/');
     expect(await screen.findByRole('menuitem', { name: /Orders/ })).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: /Lab accounts/ })).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: /Markers/ })).toBeInTheDocument();
   });
 
   it('shows reviewers none of them', async () => {
-    renderApp({ users: SAMPLE_USERS, signedIn: true, staff: [account('reviewer')] }, '/');
-    expect(await screen.findByText('reviewer')).toBeInTheDocument();
+    await stack.signInAs('reviewer');
+    renderOnStack(stack, '/');
+    expect(await screen.findByText('Test reviewer')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('menuitem', { name: /Orders/ })).not.toBeInTheDocument());
     expect(screen.queryByRole('menuitem', { name: /Lab accounts/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: /Markers/ })).not.toBeInTheDocument();

@@ -1,26 +1,54 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+/**
+ * The order form on the real stack: the service's lab catalogue and the team's demo lab accounts
+ * fill its choices, orders are placed through the real BFF and service, and the service's own
+ * validation errors land on the form's fields.
+ */
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
-import { SAMPLE_LAB_ACCOUNTS, SAMPLE_LAB_TESTS, SAMPLE_USERS, type RecordedRequest, type StaffAccount } from './fakeBff';
-import { renderApp } from './renderApp';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LabAccount } from '../../server/contract';
+import { orders } from '../../server/service/db/schema';
+import { labTestId } from '../bff/ordersFixture';
+import { renderOnStack } from './renderApp';
+import { startRealStack, type RealStack, type SeenRequest } from './realStack';
+import { failNextRecorded, setLabTestStatus } from './seed/orders';
 
 type User = ReturnType<typeof userEvent.setup>;
 
-const COORDINATOR: StaffAccount = {
-  email: 'coordinator@labdesk.test',
-  password: 'a long enough password',
-  user: { id: 'staff-coordinator', email: 'coordinator@labdesk.test', name: 'Cora Coordinator', role: 'coordinator' },
-};
-const open = (options: Parameters<typeof renderApp>[0] = {}) =>
-  renderApp({ users: SAMPLE_USERS, signedIn: true, staff: [COORDINATOR], ...options }, '/orders/create');
+// The real stack answers in milliseconds to seconds (a loaded machine): findBy and waitFor wait up to 5 s.
+configure({ asyncUtilTimeout: 5000 });
 
-const posts = (requests: RecordedRequest[]) => requests.filter((r) => r.method === 'POST' && r.path === '/api/orders');
+let stack: RealStack;
+let userId: string;
+/** The team's demo lab accounts (server/service/seed/labCatalogue.ts), by lab. */
+let accounts: Record<'quest' | 'labcorp', LabAccount>;
+
+beforeAll(async () => {
+  stack = await startRealStack();
+  const { service } = stack;
+  [userId] = (await service.addUsers(service.team, [{ clientUserId: 'pt-7f3a2c91' }, { clientUserId: 'pt-99b01d44' }])) as [string];
+  const all = (await service.call<{ data: LabAccount[] }>(service.team, 'GET', '/v3/lab_test/lab_account')).body.data;
+  accounts = { quest: all.find((a) => a.lab === 'quest')!, labcorp: all.find((a) => a.lab === 'labcorp')! };
+}, 90_000);
+afterAll(async () => {
+  await stack?.close();
+});
+beforeEach(() => stack.reset());
+
+async function open() {
+  await stack.signInAs('coordinator');
+  return renderOnStack(stack, '/orders/create');
+}
+
+const posts = () => stack.requests.filter((r: SeenRequest) => r.method === 'POST' && r.path === '/api/orders');
 const field = (label: RegExp) => screen.getByLabelText(label);
 /** The MUI form control (input, label and helper text) of a labelled input. */
 const control = (label: RegExp) => field(label).closest('.MuiFormControl-root') as HTMLElement;
 
 async function choose(user: User, label: RegExp, option: string | RegExp) {
-  await user.click(screen.getByRole('combobox', { name: label }));
+  // The real BFF answers the choices a moment after the form shows.
+  await user.click(await screen.findByRole('combobox', { name: label }));
   await user.click(await screen.findByRole('option', { name: option }));
   await waitFor(() => expect(screen.queryByRole('listbox')).not.toBeInTheDocument());
 }
@@ -32,7 +60,7 @@ async function pickUser(user: User) {
 }
 
 /** Everything required, with valid values; the lab test and account are left to each test. */
-async function fillPatientAndAddress(user: User, zip = '73301') {
+async function fillPatientAndAddress(user: User, { zip = '73301', state = 'TX' } = {}) {
   await pickUser(user);
   fireEvent.change(field(/First name/), { target: { value: 'Ada' } });
   fireEvent.change(field(/Last name/), { target: { value: 'Lovelace' } });
@@ -43,15 +71,20 @@ async function fillPatientAndAddress(user: User, zip = '73301') {
   fireEvent.change(field(/Email/), { target: { value: 'ada@example.com' } });
   fireEvent.change(field(/Street address/), { target: { value: '1 Main Street' } });
   fireEvent.change(field(/City/), { target: { value: 'Austin' } });
-  await choose(user, /State/, 'TX');
+  await choose(user, /State/, state);
   fireEvent.change(field(/Zip code/), { target: { value: zip } });
 }
 
-const save = (user: User) => user.click(screen.getByRole('button', { name: 'Save' }));
+async function save(user: User) {
+  // As a user would: once the button takes clicks again (it rests while the form validates or submits).
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled());
+  await user.click(screen.getByRole('button', { name: 'Save' }));
+}
 
-describe('the order form', () => {
+// Filling the whole form takes seconds of simulated typing and clicking on a busy machine.
+describe('the order form', { timeout: 60_000 }, () => {
   it('counts clinical notes live: 1000 / 1000 is fine, 1001 is refused before anything is sent', async () => {
-    const { user, bff } = open();
+    const { user } = await open();
     const notes = await screen.findByLabelText(/Clinical notes/);
     expect(screen.getByTestId('clinical_notes-counter')).toHaveTextContent('0 / 1000');
 
@@ -62,7 +95,7 @@ describe('the order form', () => {
     expect(screen.getByTestId('clinical_notes-counter')).toHaveTextContent('1001 / 1000');
     await save(user);
     expect(await within(control(/Clinical notes/)).findByText('At most 1000 characters: remove 1')).toBeInTheDocument();
-    expect(posts(bff.requests)).toHaveLength(0);
+    expect(posts()).toHaveLength(0);
 
     // The access notes have their own counter.
     fireEvent.change(field(/Access notes/), { target: { value: 'Gate 4711' } });
@@ -70,61 +103,87 @@ describe('the order form', () => {
   });
 
   it('checks the zip code as the service does', async () => {
-    const { user, bff } = open();
+    const { user } = await open();
     await screen.findByLabelText(/Zip code/);
-    await fillPatientAndAddress(user, '7330');
+    await fillPatientAndAddress(user, { zip: '7330' });
     await save(user);
     expect(await within(control(/Zip code/)).findByText(/5 digits, optionally followed by a hyphen and 4 digits/)).toBeInTheDocument();
-    expect(posts(bff.requests)).toHaveLength(0);
+    expect(posts()).toHaveLength(0);
 
     fireEvent.change(field(/Zip code/), { target: { value: '73301-1234' } });
     await waitFor(() => expect(within(control(/Zip code/)).queryByText(/5 digits/)).not.toBeInTheDocument());
   });
 
   it('limits the lab tests and add-on markers to the chosen lab account’s lab', async () => {
-    const { user, bff } = open();
-    // Only active accounts are offered, and "Automatic" is the default.
+    const { user } = await open();
+    // Only active accounts are offered (the pending Sonora Quest one is not), and "Automatic" is the default.
     await user.click(await screen.findByRole('combobox', { name: /Lab account/ }));
-    const accounts = await screen.findByRole('listbox');
-    expect(within(accounts).getAllByRole('option').map((o) => o.textContent)).toEqual([
+    const listbox = await screen.findByRole('listbox');
+    await waitFor(() => expect(within(listbox).getAllByRole('option')).toHaveLength(4));
+    expect(within(listbox).getAllByRole('option').map((o) => o.textContent)).toEqual([
       'Automatic (the service picks an account)',
-      'Demo Quest Client Bill (Quest)',
-      'Demo Labcorp (Labcorp)',
+      'Demo Health BioReference East (BioReference)',
+      'Demo Health Labcorp (Labcorp)',
+      'Demo Health Quest Client Bill (Quest)',
     ]);
     await user.keyboard('{Escape}');
-    expect(JSON.parse(bff.requests.find((r) => r.path === '/api/lab-accounts')!.query.get('filter')!)).toEqual({ status: 'active' });
+    expect(JSON.parse(stack.requests.find((r) => r.path === '/api/lab-accounts')!.query.get('filter')!)).toEqual({ status: 'active' });
 
-    // Without an account: the tests of every lab.
+    // Without an account: the active tests of every lab, by name.
     await user.click(screen.getByRole('combobox', { name: /Lab test/ }));
     expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
       'None (add-on markers only)',
-      'Quest Metabolic Panel (Quest Diagnostics)',
-      'Quest Thyroid Kit (Quest Diagnostics)',
-      'Labcorp Heart Health (Labcorp)',
+      'Annual Wellness (Quest Diagnostics)',
+      'Annual Wellness (Labcorp)',
+      'Annual Wellness (BioReference)',
+      'Annual Wellness (Sonora Quest)',
+      'Essential Metabolic Health (Quest Diagnostics)',
+      'Essential Metabolic Health (Labcorp)',
+      'Essential Metabolic Health (BioReference)',
+      'Essential Metabolic Health (Sonora Quest)',
+      'Heart Health (Labcorp)',
+      'Iron Status (Quest Diagnostics)',
+      'Lipid Panel (Quest Diagnostics)',
+      'Lipid Panel (Sonora Quest)',
+      "Men's Health (Quest Diagnostics)",
+      'Thyroid Check (Quest Diagnostics)',
+      'Thyroid Check (Labcorp)',
+      'Thyroid Check (BioReference)',
+      'Thyroid Check (Sonora Quest)',
+      "Women's Health (Labcorp)",
+      'Workplace Wellness Screen (BioReference)',
     ]);
     await user.keyboard('{Escape}');
     expect(screen.getByText(/Add-on markers: choose a lab account or a lab test first/)).toBeInTheDocument();
 
-    await choose(user, /Lab account/, 'Demo Labcorp (Labcorp)');
+    await choose(user, /Lab account/, 'Demo Health Labcorp (Labcorp)');
     await waitFor(() =>
-      expect(bff.requests.some((r) => r.path === '/api/lab-tests' && r.query.get('filter') === '{"lab_slug":"labcorp","status":"active"}')).toBe(true),
+      expect(stack.requests.some((r) => r.path === '/api/lab-tests' && r.query.get('filter') === '{"lab_slug":"labcorp","status":"active"}')).toBe(true),
     );
     await user.click(screen.getByRole('combobox', { name: /Lab test/ }));
     await waitFor(async () =>
-      expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['None (add-on markers only)', 'Labcorp Heart Health']),
+      expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+        'None (add-on markers only)',
+        'Annual Wellness',
+        'Essential Metabolic Health',
+        'Heart Health',
+        'Thyroid Check',
+        "Women's Health",
+      ]),
     );
     await user.keyboard('{Escape}');
     expect(screen.getByText('Tests of Labcorp, the chosen account\'s lab')).toBeInTheDocument();
     // Add-on markers come from the same lab.
     expect(await screen.findByRole('combobox', { name: /Add-on markers \(Labcorp\)/ })).toBeInTheDocument();
-    await waitFor(() => expect(bff.requests.some((r) => r.path === '/api/markers' && r.query.get('filter')?.includes('"lab_slug":"labcorp"'))).toBe(true));
+    await waitFor(() => expect(stack.requests.some((r) => r.path === '/api/markers' && r.query.get('filter')?.includes('"lab_slug":"labcorp"'))).toBe(true));
   });
 
   it('places the order with an idempotency key and opens it', async () => {
-    const { user, bff } = open();
+    const { user } = await open();
     await screen.findByLabelText(/Zip code/);
-    await choose(user, /Lab account/, 'Demo Labcorp (Labcorp)');
-    await choose(user, /Lab test/, 'Labcorp Heart Health');
+    await choose(user, /Lab account/, 'Demo Health Labcorp (Labcorp)');
+    // Labcorp's Thyroid Check is drawn at home.
+    await choose(user, /Lab test/, 'Thyroid Check');
     // The lab test proposes its collection method.
     await waitFor(() => expect(screen.getByRole('combobox', { name: /Collection method/ })).toHaveTextContent('At-home phlebotomy'));
     await user.click(await screen.findByRole('combobox', { name: /Add-on markers/ }));
@@ -134,74 +193,85 @@ describe('the order form', () => {
     fireEvent.change(field(/Clinical notes/), { target: { value: 'Morning draw please.' } });
     await save(user);
 
-    await waitFor(() => expect(posts(bff.requests)).toHaveLength(1));
-    const [post] = posts(bff.requests);
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    const [post] = posts();
     expect(post!.headers.get('x-idempotency-key')).toMatch(/^labdesk-[0-9a-f]{32}-[0-9a-f]{16}$/);
     expect(post!.headers.get('x-csrf-token')).toBeTruthy();
     expect(post!.body).toEqual({
-      user_id: SAMPLE_USERS[0]!.id,
-      lab_account_id: SAMPLE_LAB_ACCOUNTS[1]!.id,
-      order_set: { lab_test_ids: [SAMPLE_LAB_TESTS[2]!.id], add_on: { marker_ids: [2001] } },
+      user_id: userId,
+      lab_account_id: accounts.labcorp.id,
+      // Labcorp's Glucose: marker 2001 (a lab's marker id is lab_id * 1000 + n).
+      order_set: { lab_test_ids: [labTestId('labcorp', 'Thyroid Check')], add_on: { marker_ids: [2001] } },
       collection_method: 'at_home_phlebotomy',
       patient_details: { first_name: 'Ada', last_name: 'Lovelace', dob: '1980-04-02', gender: 'female', phone_number: '+15555550100', email: 'ada@example.com' },
       patient_address: { country: 'US', first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '73301', access_notes: 'Gate code 4711' },
       clinical_notes: 'Morning draw please.',
     });
-    // On to the new order's page.
+    // On to the new order's page: the order the service made.
     expect(await screen.findByRole('region', { name: 'Order timeline' })).toBeInTheDocument();
-    expect(window.location.hash).toBe(`#/orders/${bff.orders[0]!.id}/show`);
+    const id = /^#\/orders\/([0-9a-f-]{36})\/show$/.exec(window.location.hash)?.[1];
+    expect(id).toBeTruthy();
+    const [row] = await stack.service.db.select().from(orders).where(eq(orders.id, id!));
+    expect(row).toMatchObject({ userId, labAccountId: accounts.labcorp.id, collectionMethod: 'at_home_phlebotomy', clinicalNotes: 'Morning draw please.' });
     expect(screen.getByTestId('clinical-notes')).toHaveTextContent('Morning draw please.');
   });
 
   it('shows the service’s validation errors on their fields', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const { user, bff } = open({
-      createOrder: () => ({
-        status: 422,
-        body: {
-          message: 'patient_address.zip: no such zip code in TX',
-          errors: { 'patient_address.zip': 'no such zip code in TX', 'order_set.lab_test_ids': 'lab test is inactive' },
-        },
-      }),
-    });
+    const ironStatus = labTestId('quest', 'Iron Status');
+    const { user } = await open();
     await screen.findByLabelText(/Zip code/);
-    await choose(user, /Lab account/, 'Demo Quest Client Bill (Quest)');
-    await choose(user, /Lab test/, 'Quest Metabolic Panel');
-    await fillPatientAndAddress(user);
+    await choose(user, /Lab account/, 'Demo Health Quest Client Bill (Quest)');
+    await choose(user, /Lab test/, 'Iron Status');
+    // New York: the Quest account may not client-bill there (the form cannot know; the service does).
+    await fillPatientAndAddress(user, { state: 'NY', zip: '10001' });
     await save(user);
+    expect(await within(control(/Lab account/)).findByText(/cannot bill client_bill in state NY/)).toBeInTheDocument();
+    expect(posts()).toHaveLength(1);
 
-    expect(await within(control(/Zip code/)).findByText('no such zip code in TX')).toBeInTheDocument();
-    expect(within(control(/Lab test/)).getByText('lab test is inactive')).toBeInTheDocument();
-    expect(posts(bff.requests)).toHaveLength(1);
+    // Back to Texas; meanwhile the lab test was retired (the form still offers it).
+    await setLabTestStatus(stack.service, ironStatus, 'inactive');
+    try {
+      await choose(user, /State/, 'TX');
+      fireEvent.change(field(/Zip code/), { target: { value: '73301' } });
+      await save(user);
+      expect(await within(control(/Lab test/)).findByText(/lab tests not orderable \(not active\): "Iron Status"/)).toBeInTheDocument();
+      expect(posts()).toHaveLength(2);
+    } finally {
+      await setLabTestStatus(stack.service, ironStatus, 'active');
+    }
     expect(window.location.hash).toBe('#/orders/create');
   });
 
   it('resends the same values with the same key (so a retry cannot make two orders), and changed values with a new one', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    let calls = 0;
-    const { user, bff } = open({
-      createOrder: () => (++calls <= 2 ? { status: 409, body: { message: 'The same order is still being placed; try again in a moment' } } : null),
-    });
+    // The first two submits find the order still being placed: the service's 409, passed on by the
+    // BFF (a race the real stack cannot stage on demand).
+    const stillBeingPlaced = 'A request with this idempotency key is still being processed; retry later to get its answer';
+    failNextRecorded(stack, 'post', '/api/orders', 409, { message: stillBeingPlaced });
+    failNextRecorded(stack, 'post', '/api/orders', 409, { message: stillBeingPlaced });
+    const { user } = await open();
     await screen.findByLabelText(/Zip code/);
-    await choose(user, /Lab test/, /^Quest Metabolic Panel/);
+    await choose(user, /Lab test/, /^Essential Metabolic Health \(Quest Diagnostics\)/);
     await fillPatientAndAddress(user);
     await save(user);
-    expect(await screen.findByText('The same order is still being placed; try again in a moment')).toBeInTheDocument();
+    expect(await screen.findByText(stillBeingPlaced)).toBeInTheDocument();
     await save(user);
-    await waitFor(() => expect(posts(bff.requests)).toHaveLength(2));
-    const [first, second] = posts(bff.requests);
+    await waitFor(() => expect(posts()).toHaveLength(2));
+    const [first, second] = posts();
     expect(second!.headers.get('x-idempotency-key')).toBe(first!.headers.get('x-idempotency-key'));
 
     fireEvent.change(field(/Clinical notes/), { target: { value: 'Changed my mind' } });
     await save(user);
-    await waitFor(() => expect(posts(bff.requests)).toHaveLength(3));
-    expect(posts(bff.requests)[2]!.headers.get('x-idempotency-key')).not.toBe(first!.headers.get('x-idempotency-key'));
-    expect(posts(bff.requests)[2]!.body).toMatchObject({ lab_test_id: SAMPLE_LAB_TESTS[0]!.id, clinical_notes: 'Changed my mind' });
+    await waitFor(() => expect(posts()).toHaveLength(3));
+    expect(posts()[2]!.headers.get('x-idempotency-key')).not.toBe(first!.headers.get('x-idempotency-key'));
+    expect(posts()[2]!.body).toMatchObject({ lab_test_id: labTestId('quest', 'Essential Metabolic Health'), clinical_notes: 'Changed my mind' });
     expect(await screen.findByRole('region', { name: 'Order timeline' })).toBeInTheDocument();
   });
 
   it('is offered to coordinators from the orders list (lab operations get no create button)', async () => {
-    renderApp({ users: SAMPLE_USERS, signedIn: true, staff: [COORDINATOR] }, '/orders');
+    await stack.signInAs('coordinator');
+    renderOnStack(stack, '/orders');
     expect(await screen.findByRole('link', { name: /create/i })).toHaveAttribute('href', '#/orders/create');
   });
 });
