@@ -2,15 +2,13 @@
  * The lab catalogue pages (lab accounts, markers) and the menu by role, on the real stack: the
  * service's synced catalogue and the team's demo lab accounts, read through the real BFF.
  */
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LabAccount } from '../../server/contract';
 import { renderOnStack } from './renderApp';
 import { startRealStack, type RealStack } from './realStack';
 import { addLabAccount } from './seed/orders';
 
-// The real stack answers in milliseconds to seconds (a loaded machine): findBy and waitFor wait up to 5 s.
-configure({ asyncUtilTimeout: 5000 });
 
 let stack: RealStack;
 /** The team's demo accounts (server/service/seed/labCatalogue.ts), by lab. */

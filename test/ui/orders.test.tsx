@@ -3,15 +3,13 @@
  * service's API (one given a status from a newer service version in its table), read and cancelled
  * through the real BFF.
  */
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { labTestId, type WireOrder } from '../bff/ordersFixture';
 import { renderOnStack } from './renderApp';
 import { startRealStack, type RealStack } from './realStack';
 import { patient, setCreatedAt, setEventTimes, setUnknownStatus } from './seed/orders';
 
-// The real stack answers in milliseconds to seconds (a loaded machine): findBy and waitFor wait up to 5 s.
-configure({ asyncUtilTimeout: 5000 });
 
 let stack: RealStack;
 /** The team's orders, newest first as the list shows them (creation instants fixed in May 2026). */

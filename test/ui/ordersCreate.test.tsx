@@ -3,7 +3,7 @@
  * fill its choices, orders are placed through the real BFF and service, and the service's own
  * validation errors land on the form's fields.
  */
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -11,13 +11,11 @@ import type { LabAccount } from '../../server/contract';
 import { orders } from '../../server/service/db/schema';
 import { labTestId } from '../bff/ordersFixture';
 import { renderOnStack } from './renderApp';
-import { startRealStack, type RealStack, type SeenRequest } from './realStack';
-import { failNextRecorded, setLabTestStatus } from './seed/orders';
+import { failNext, startRealStack, type RealStack, type SeenRequest } from './realStack';
+import { setLabTestStatus } from './seed/orders';
 
 type User = ReturnType<typeof userEvent.setup>;
 
-// The real stack answers in milliseconds to seconds (a loaded machine): findBy and waitFor wait up to 5 s.
-configure({ asyncUtilTimeout: 5000 });
 
 let stack: RealStack;
 let userId: string;
@@ -248,8 +246,8 @@ describe('the order form', { timeout: 60_000 }, () => {
     // The first two submits find the order still being placed: the service's 409, passed on by the
     // BFF (a race the real stack cannot stage on demand).
     const stillBeingPlaced = 'A request with this idempotency key is still being processed; retry later to get its answer';
-    failNextRecorded(stack, 'post', '/api/orders', 409, { message: stillBeingPlaced });
-    failNextRecorded(stack, 'post', '/api/orders', 409, { message: stillBeingPlaced });
+    failNext(stack, 'post', '/api/orders', 409, { message: stillBeingPlaced });
+    failNext(stack, 'post', '/api/orders', 409, { message: stillBeingPlaced });
     const { user } = await open();
     await screen.findByLabelText(/Zip code/);
     await choose(user, /Lab test/, /^Essential Metabolic Health \(Quest Diagnostics\)/);

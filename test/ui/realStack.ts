@@ -23,6 +23,24 @@ export interface SeenRequest {
   query: URLSearchParams;
   headers: Headers;
   body: unknown;
+  /** Answered by `failNext`, not by the BFF. */
+  canned?: boolean;
+}
+
+/** A request as the tests read it: JSON bodies parsed, others as bytes, every header kept. */
+async function seen(request: Request): Promise<SeenRequest> {
+  const url = new URL(request.url);
+  const bytes = ['GET', 'HEAD'].includes(request.method) ? undefined : Buffer.from(await request.arrayBuffer());
+  const type = request.headers.get('content-type') ?? '';
+  const headers = new Headers();
+  request.headers.forEach((value, key) => headers.set(key, value));
+  return {
+    method: request.method,
+    path: url.pathname,
+    query: url.searchParams,
+    headers,
+    body: bytes && type.includes('json') && bytes.length ? JSON.parse(bytes.toString('utf8')) : bytes,
+  };
 }
 
 export interface RealStack {
@@ -70,15 +88,9 @@ export async function startRealStack(): Promise<RealStack> {
   const server = setupServer(
     http.all('*/api/*', async ({ request }) => {
       const url = new URL(request.url);
+      const record = await seen(request.clone());
       const bytes = ['GET', 'HEAD'].includes(request.method) ? undefined : Buffer.from(await request.arrayBuffer());
-      const type = request.headers.get('content-type') ?? '';
-      requests.push({
-        method: request.method,
-        path: url.pathname,
-        query: url.searchParams,
-        headers: new Headers(request.headers),
-        body: bytes && type.includes('json') && bytes.length ? JSON.parse(bytes.toString('utf8')) : bytes,
-      });
+      requests.push(record);
       const headers: Record<string, string> = {};
       request.headers.forEach((value, key) => {
         headers[key] = value;
@@ -132,6 +144,14 @@ export function failNext(stack: RealStack, method: 'get' | 'post' | 'put' | 'del
   const checked = ErrorBody.parse(body) as JsonBodyType;
   if (status < 400) throw new Error('failNext is for failures');
   stack.msw.use(
-    http[method](`*${path}`, () => HttpResponse.json(checked, { status }), { once: true }),
+    http[method](
+      `*${path}`,
+      async ({ request }) => {
+        // The dashboard did send it: recorded like every other request, marked as answered here.
+        stack.requests.push({ ...(await seen(request)), canned: true });
+        return HttpResponse.json(checked, { status });
+      },
+      { once: true },
+    ),
   );
 }

@@ -3,10 +3,14 @@
  * minimum to render real pages; none of them changes what a test can observe.
  */
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import type * as Recharts from 'recharts';
 import { afterEach, vi } from 'vitest';
+
+// Page tests run the real service and BFF in the same worker: on a loaded machine an answer can
+// take longer than Testing Library's default 1 s wait.
+configure({ asyncUtilTimeout: 5000 });
 
 // Vitest runs without globals here, so Testing Library cannot register its own cleanup.
 afterEach(() => {

@@ -6,13 +6,9 @@
  * tables. Nothing here answers for the BFF.
  */
 import { asc, eq } from 'drizzle-orm';
-import { http, HttpResponse, type JsonBodyType } from 'msw';
-import type { z } from 'zod';
-import { ErrorBody } from '../../../server/bff/api';
 import { labAccounts, labTests, orderEvents, orders } from '../../../server/service/db/schema';
 import type { Team } from '../../bff/harness';
 import type { LabServiceFixture } from '../../bff/ordersFixture';
-import type { RealStack } from '../realStack';
 
 /** A patient's details as the order form and the service take them. */
 export const patient = (first_name: string, last_name: string, dob = '1975-01-02') => ({
@@ -63,31 +59,3 @@ export async function setLabTestStatus(service: LabServiceFixture, labTestId: st
   await service.db.update(labTests).set({ status, updatedAt: new Date() }).where(eq(labTests.id, labTestId));
 }
 
-/**
- * `failNext` of test/ui/realStack.ts (a canned failure the real stack cannot give on demand, its
- * body checked against the BFF's ErrorBody), except that the failed request is also recorded in
- * `stack.requests`, as the browser did send it: for tests that compare what was sent across a
- * failure and a retry. Each call answers one matching request; calls queue up in order.
- */
-export function failNextRecorded(stack: RealStack, method: 'post' | 'put' | 'delete', path: string, status: number, body: z.input<typeof ErrorBody>) {
-  const checked = ErrorBody.parse(body) as JsonBodyType;
-  if (status < 400) throw new Error('failNextRecorded is for failures');
-  stack.msw.use(
-    http[method](
-      `*${path}`,
-      async ({ request }) => {
-        const url = new URL(request.url);
-        const text = await request.text();
-        stack.requests.push({
-          method: request.method,
-          path: url.pathname,
-          query: url.searchParams,
-          headers: new Headers(request.headers),
-          body: text && (request.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text,
-        });
-        return HttpResponse.json(checked, { status });
-      },
-      { once: true },
-    ),
-  );
-}
