@@ -42,7 +42,7 @@ export const JobSummary = ({ job }: { job: ParserJobRecord }) => (
         </Item>
         {job.review && (
           <>
-            <Item label="Review">{`${job.review.decision === 'approve' ? 'Approved' : job.review.decision === 'reject' ? 'Rejected' : job.review.decision}${job.review.reviewer ? ` by ${job.review.reviewer}` : ''}`}</Item>
+            <Item label="Review">{`${job.review.decision === 'approve' ? 'Approved' : job.review.decision === 'reject' ? 'Rejected' : job.review.decision}${job.reviewer_name || job.review.reviewer ? ` by ${job.reviewer_name ?? job.review.reviewer}` : ''}`}</Item>
             <Item label="Reviewed">{job.review.reviewed_at && <time dateTime={job.review.reviewed_at}>{localTime(job.review.reviewed_at)}</time>}</Item>
             <Grid size={{ xs: 12, md: 6 }}>
               <Typography variant="caption" color="text.secondary" component="div">

@@ -14,8 +14,14 @@ export {
 /** Field lengths of a result (`text(n)` in the service's contract). */
 export const RESULT_LIMITS = { test_name: 300, value: 200, units: 60 } as const;
 
-/** `parser-jobs`: the service's job as is (it carries `id`); list items come without `data`. */
-export const ParserJobRecord = ParsingJob.meta({ id: 'ParserJobRecord' });
+/**
+ * `parser-jobs`: the service's job as is (it carries `id`); list items come without `data`. The BFF
+ * sends the reviewer as the staff member's id (names change, ids do not) and adds their name on a
+ * single job, when it knows them, as `reviewer_name`.
+ */
+export const ParserJobRecord = ParsingJob.extend({
+  reviewer_name: z.string().nullable().optional().describe("The reviewing staff member's name or e-mail, when the reviewer is a member of this console"),
+}).meta({ id: 'ParserJobRecord' });
 export type ParserJobRecord = z.infer<typeof ParserJobRecord>;
 export type ReviewReason = ParserJobRecord extends { review_reasons?: infer R } ? (NonNullable<R> extends { report: (infer X)[] } ? X : never) : never;
 

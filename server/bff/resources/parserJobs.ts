@@ -7,6 +7,9 @@ import { cursorCacheKey } from '../cursorCache';
 import { DbCursorCache } from '../dbCursorCache';
 import { BffError } from '../errors';
 import { sendAll, sendList, type RangeResult } from '../pagination';
+import { findStaff } from '../auth/staff';
+import type { Database } from '../../store/db';
+import type { BffSchema } from '../db/schema';
 import type { ServiceClient } from '../upstream/client';
 import { toBffError, UpstreamError } from '../upstream/errors';
 import { readMany } from './orders';
@@ -151,7 +154,7 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsyncZod
       async (req) => {
         const job = await getJobOrNull(client, req.params.id);
         if (!job) throw jobNotFound();
-        return job;
+        return withReviewerName(app.bffDb, job);
       },
     );
 
@@ -264,8 +267,16 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsyncZod
           throw err;
         }
         req.auditNote.detail.status = job.status;
-        return job;
+        return withReviewerName(app.bffDb, job);
       },
     );
   };
+}
+
+/** The reviewer's name beside their id, from the BFF's own staff (another console's reviewer stays an id). */
+async function withReviewerName<J extends { review?: { reviewer: string | null } | null }>(db: Database<BffSchema>, job: J): Promise<J & { reviewer_name?: string | null }> {
+  const id = job.review?.reviewer;
+  if (!id || !isUuid(id)) return job;
+  const member = await findStaff(db, id);
+  return member ? { ...job, reviewer_name: member.name || member.email } : job;
 }
