@@ -165,7 +165,8 @@ describe('the slot calendar on an at-home order', () => {
     // The next change of daylight saving (a Sunday): on the Saturday before and the Monday after,
     // provider_1 still opens at 7:00 AM Chicago time, an hour apart in UTC, each day named in its own zone.
     const today = answer.slots[0]!.date;
-    let change = addDays(today, 1);
+    // (From the day after tomorrow: the Saturday before must be a whole day ahead, not today.)
+    let change = addDays(today, 2);
     while (zoneAbbr(`${change}T18:00:00Z`, ZONE) === zoneAbbr(`${addDays(change, -1)}T18:00:00Z`, ZONE)) change = addDays(change, 1);
     const saturday = addDays(change, -1);
     const monday = addDays(change, 1);
