@@ -15,7 +15,7 @@ configure({ asyncUtilTimeout: 5000 });
 // Vitest runs without globals here, so Testing Library cannot register its own cleanup.
 afterEach(() => {
   cleanup();
-  vi.unstubAllGlobals(); // the fake BFF is installed with vi.stubGlobal('fetch', ...)
+  vi.unstubAllGlobals(); // unit tests may stub fetch
   vi.restoreAllMocks(); // console spies a test may have set up
 });
 
