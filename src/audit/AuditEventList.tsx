@@ -1,6 +1,6 @@
 import { Chip } from '@mui/material';
 import { DataTable, DateField, FilterButton, List, SelectInput, TextInput, TopToolbar, useRecordContext } from 'react-admin';
-import { AUDIT_OUTCOMES, type AuditEventRecord } from '../../server/bff/api';
+import { AUDIT_ACTIONS, AUDIT_OUTCOMES, type AuditEventRecord } from '../../server/bff/api';
 import { ListPagination } from '../components/ListPagination';
 import { LocalTimeLabel } from '../components/LocalTimeLabel';
 import { ChainStatus } from './ChainStatus';
@@ -11,7 +11,7 @@ const filters = [
     key="action"
     source="action"
     alwaysOn
-    choices={['list', 'read', 'create', 'update', 'cancel', 'book', 'review', 'upload', 'download', 'login', 'logout', 'mfa_enrol', 'mfa_confirm', 'mfa_reset', 'verify', 'export'].map((a) => ({ id: a, name: a }))}
+    choices={AUDIT_ACTIONS.map((a) => ({ id: a, name: a }))}
   />,
   <SelectInput key="outcome" source="outcome" alwaysOn choices={AUDIT_OUTCOMES.map((o) => ({ id: o, name: o }))} />,
   <TextInput key="patient_id" source="patient_id" label="Patient (user id)" />,

@@ -34,10 +34,7 @@ export const APPOINTMENT_EVENT_STATUSES: Record<string, KnownStatus> = {
   cancelled: s('Cancelled', 'default'),
 } satisfies Record<(typeof EVENT_STATUS_VALUES)[number], KnownStatus>;
 
-/** Statuses of a booking the provider has not answered yet: the page keeps asking until it has. */
-export const AWAITING_PROVIDER_STATUSES: readonly string[] = ['pending', 'reserved'] satisfies AppointmentStatus[];
-/** Statuses of an appointment that holds (or waits for) a slot: the ones that can still be cancelled. */
-export const ACTIVE_APPOINTMENT_STATUSES: readonly string[] = ['pending', 'reserved', 'confirmed'] satisfies AppointmentStatus[];
+export { AWAITING_PROVIDER_STATUSES, CHANGEABLE_APPOINTMENT_STATUSES } from '../../server/bff/api/appointments';
 
 export const PROVIDER_NAMES: Record<string, string> = {
   provider_1: 'Provider 1',

@@ -32,6 +32,10 @@ export type AppointmentEvent = Appointment['events'][number];
 
 /** Statuses in which an appointment still holds (or waits for) a visit. */
 export const ACTIVE_APPOINTMENT_STATUSES: readonly string[] = ['reserved', 'pending', 'confirmed', 'in_progress'];
+/** Statuses of an appointment that holds (or waits for) a slot and can still be moved or cancelled (not once the draw is under way). */
+export const CHANGEABLE_APPOINTMENT_STATUSES: readonly string[] = ['pending', 'reserved', 'confirmed'];
+/** Statuses of a booking the provider has not answered yet: the dashboard keeps asking until it has. */
+export const AWAITING_PROVIDER_STATUSES: readonly string[] = ['pending', 'reserved'];
 
 export const AppointmentsList = listQuery({
   filter: {

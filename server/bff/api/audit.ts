@@ -1,6 +1,35 @@
 import { z } from 'zod';
 import { filter, listQuery } from './list';
 
+/** What an audited access did. The BFF's routes may declare only these (the compiler checks), and the audit page filters by them. */
+export const AUDIT_ACTIONS = [
+  'list',
+  'read',
+  'get_many',
+  'create',
+  'update',
+  'delete',
+  'cancel',
+  'availability',
+  'book',
+  'request',
+  'reschedule',
+  'upload',
+  'download',
+  'review',
+  'reveal',
+  'replay',
+  'login',
+  'logout',
+  'mfa_enrol',
+  'mfa_confirm',
+  'mfa_reset',
+  'verify',
+  'export',
+  'denied',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 /** `throttled`: a sign-in refused by the lock of its account or address (429). */
 export const AUDIT_OUTCOMES = ['ok', 'denied', 'failed', 'throttled'] as const;
 

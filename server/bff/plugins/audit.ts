@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { audit, type AuditEntry } from '../audit/audit';
+import type { AuditAction } from '../api/audit';
 
 /**
  * The audit trail, declared per route rather than written by handlers. A route names what it
@@ -15,7 +16,7 @@ import { audit, type AuditEntry } from '../audit/audit';
 
 export interface AuditSpec<Answer = unknown> {
   resource: string;
-  action: string;
+  action: AuditAction;
   /** Records the answer touched; by default its `id`, or each list item's `id`. */
   records?: (answer: Answer) => string[];
   /** Patients (service user ids) whose data the answer carries; by default its `user_id`, or each item's. */
@@ -24,7 +25,7 @@ export interface AuditSpec<Answer = unknown> {
 
 export interface AuditNote {
   /** A different action than the route's for this request (a list route answering a getMany reads). */
-  action?: string;
+  action?: AuditAction;
   detail?: Record<string, unknown>;
   /** Records and patients known before (or without) an answer: a failed change, a stream. */
   recordIds?: string[];

@@ -1,3 +1,4 @@
+import type { AuditAction } from '../api/audit';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -70,7 +71,7 @@ const isAddress = (body: z.output<typeof AvailabilityBody>): body is AddressGive
 /** What the audit trail keeps of an appointment: ids and the provider, never address, notes or key. */
 const auditOf = (a: Appointment) => ({ appointment_id: a.id, provider: a.provider, status: a.status });
 
-const record = (action: string) => ({ audit: { resource: RESOURCE, action } });
+const record = (action: AuditAction) => ({ audit: { resource: RESOURCE, action } });
 const actionSchema = <B extends z.ZodType>(operationId: string, body: B) => ({
   operationId,
   tags: TAGS,

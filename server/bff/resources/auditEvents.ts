@@ -1,3 +1,4 @@
+import type { AuditAction } from '../api/audit';
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -46,7 +47,7 @@ const recordOf = (r: AuditRow): AuditEventRecord => ({
  */
 export const auditEventsResource: FastifyPluginAsyncZod = async (app) => {
   const canRead = requirePermission('audit:read', 'read the audit trail');
-  const recorded = (action: string) => ({ audit: { resource: 'audit_events', action, records: () => [], patients: () => [] } });
+  const recorded = (action: AuditAction) => ({ audit: { resource: 'audit_events', action, records: () => [], patients: () => [] } });
 
   app.get(
     '',

@@ -3,6 +3,7 @@
  * service's. Every change is audited with the fields it touched (never a password), and a change of
  * role, password or the disabled flag ends the member's sessions (server/bff/auth/staff.ts).
  */
+import type { AuditAction } from '../api/audit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { inArray } from 'drizzle-orm';
 import { z } from 'zod';
@@ -27,7 +28,7 @@ import { sendAll, sendList } from '../pagination';
 
 const TAGS = ['staff'];
 /** Staff records hold no patient data: the trail names the member changed, no patients. */
-const recorded = (action: string) => ({ audit: { resource: 'staff', action, patients: () => [] } });
+const recorded = (action: AuditAction) => ({ audit: { resource: 'staff', action, patients: () => [] } });
 
 export const staffResource: FastifyPluginAsyncZod = async (app) => {
   const canManage = requirePermission('staff:manage', 'manage staff');
@@ -128,7 +129,7 @@ export const staffResource: FastifyPluginAsyncZod = async (app) => {
 /** `role-policies`: one record per role (id = the role), e.g. "reviewers must use two-factor". */
 export const rolePoliciesResource: FastifyPluginAsyncZod = async (app) => {
   const canManage = requirePermission('staff:manage', 'manage staff');
-  const recordedPolicy = (action: string) => ({ audit: { resource: 'role_policies', action, patients: () => [] } });
+  const recordedPolicy = (action: AuditAction) => ({ audit: { resource: 'role_policies', action, patients: () => [] } });
 
   app.get(
     '',

@@ -1,3 +1,4 @@
+import type { AuditAction } from '../api/audit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { WebhookEndpoint } from '../../contract';
@@ -53,7 +54,7 @@ function sameList(a: unknown, b: readonly string[]): boolean {
 export function webhookEndpointsResource(client: ServiceClient): FastifyPluginAsyncZod {
   return async (app) => {
     const canManage = requirePermission('webhooks:manage', 'manage webhook endpoints');
-    const audited = (action: string) => ({ audit: { resource: AUDIT_RESOURCE, action } });
+    const audited = (action: AuditAction) => ({ audit: { resource: AUDIT_RESOURCE, action } });
 
     const getOrNull = async (id: string): Promise<WebhookEndpoint | null> => {
       if (!isUuid(id)) return null;

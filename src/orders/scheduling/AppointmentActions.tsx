@@ -1,7 +1,7 @@
 import { Stack, Typography } from '@mui/material';
 import { usePermissions } from 'react-admin';
 import { can } from '../../auth/permissions';
-import { ACTIVE_APPOINTMENT_STATUSES } from '../../components/AppointmentStatusChip';
+import { CHANGEABLE_APPOINTMENT_STATUSES } from '../../components/AppointmentStatusChip';
 import type { AppointmentRecord } from '../../appointments/types';
 import { CancelAppointmentButton } from './CancelAppointmentButton';
 import { rescheduleBlockedReason, RescheduleButton } from './RescheduleButton';
@@ -12,7 +12,7 @@ import { rescheduleBlockedReason, RescheduleButton } from './RescheduleButton';
  */
 export const AppointmentActions = ({ appointment }: { appointment: AppointmentRecord | undefined }) => {
   const { permissions } = usePermissions();
-  if (!appointment || !can(permissions, 'appointments:write') || !ACTIVE_APPOINTMENT_STATUSES.includes(appointment.status)) return null;
+  if (!appointment || !can(permissions, 'appointments:write') || !CHANGEABLE_APPOINTMENT_STATUSES.includes(appointment.status)) return null;
   const blocked = rescheduleBlockedReason(appointment);
   return (
     <Stack spacing={0.5} aria-label="Appointment actions" role="group">
