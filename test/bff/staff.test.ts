@@ -268,6 +268,16 @@ describe.each(storeKinds)('staff and two-factor (%s)', (kind) => {
       expect((await bff.request({ method: 'POST', url: '/api/auth/mfa', session: s })).status).toBe(409);
     });
 
+    it('a code is good once even when two sign-ins race with it', async () => {
+      const member = await newMember('coordinator');
+      const s = sessionOf(await signIn(member.email, GOOD_PASSWORD));
+      const { secret } = await enrol(s);
+      expect((await confirm(s, currentCode(secret))).status).toBe(200);
+      const next = currentCode(secret, Date.now() + THIRTY_SECONDS);
+      const answers = await Promise.all([1, 2, 3].map(() => signIn(member.email, GOOD_PASSWORD, next)));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401]);
+    });
+
     it('an admin resets a lost enrolment: the member is signed out and signs in with the password alone', async () => {
       const member = await newMember('coordinator');
       const s = sessionOf(await signIn(member.email, GOOD_PASSWORD));

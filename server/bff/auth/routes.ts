@@ -8,7 +8,7 @@ import { acceptedStep, newMfaSecret } from './mfa';
 import { dummyHashPromise, verifyPassword } from './passwords';
 import { clearSessionCookie, requireSession, setSessionCookie } from './plugin';
 import { endSession, startSession, type SessionPolicy } from './sessions';
-import { findStaff, findStaffByEmail, noteSignIn, roleRequiresMfa } from './staff';
+import { claimMfaStep, findStaff, findStaffByEmail, noteSignIn, roleRequiresMfa } from './staff';
 import { activeLock, clearAccount, lockMessage, recordFailure, type Lock, type ThrottlePolicy } from './throttle';
 
 export interface AuthRoutesOptions {
@@ -49,22 +49,21 @@ export function authRoutes(opts: AuthRoutesOptions): FastifyPluginAsyncZod {
           req.auditNote.detail = { reason: !member ? 'unknown_email' : !ok ? 'wrong_password' : 'disabled' };
           return refuse(email, req.ip, new BffError(401, WRONG_CREDENTIALS));
         }
-        let step: number | undefined;
         if (member.mfaSecret) {
           if (!code) {
             // The password was right: the second step is asked for, and nothing counts as failed.
             req.auditNote.detail = { reason: 'mfa_code_missing' };
             throw new BffError(401, 'Enter the 6-digit code from your authenticator app', { code: 'Enter the 6-digit code' }, 'mfa_required');
           }
-          const accepted = /^\d{6}$/.test(code.replace(/\s+/g, '')) ? acceptedStep(member.mfaSecret, code.replace(/\s+/g, ''), member.mfaLastStep) : null;
-          if (accepted === null) {
+          const digits = code.replace(/\s+/g, '');
+          const accepted = /^\d{6}$/.test(digits) ? acceptedStep(member.mfaSecret, digits, member.mfaLastStep) : null;
+          if (accepted === null || !(await claimMfaStep(db, member.id, accepted))) {
             req.auditNote.detail = { reason: 'mfa_code_wrong' };
             return refuse(email, req.ip, new BffError(401, 'That code is wrong or was already used; enter the current one', { code: 'Wrong or used code' }, 'mfa_required'));
           }
-          step = accepted;
         }
         await clearAccount(db, email);
-        await noteSignIn(db, member.id, step);
+        await noteSignIn(db, member.id);
         const { token, csrfToken } = await startSession(db, member.id);
         setSessionCookie(reply, token, req.protocol === 'https', Math.floor(opts.policy.absoluteMs / 1000));
         const mfaEnabled = member.mfaSecret !== null;

@@ -185,11 +185,22 @@ export async function resetMfa(db: Db, id: string): Promise<{ record: StaffRecor
   });
 }
 
-export async function noteSignIn(db: Db, id: string, mfaStep?: number) {
-  await db
+export async function noteSignIn(db: Db, id: string) {
+  await db.update(staff).set({ lastSignInAt: new Date() }).where(eq(staff.id, id));
+}
+
+/**
+ * Takes a TOTP time step for a member, once: true when this call moved their last used step
+ * forward, false when a concurrent sign-in (or an earlier one) already used this step or a later
+ * one. One conditional UPDATE, so two requests racing with the same code cannot both win.
+ */
+export async function claimMfaStep(db: Db, id: string, step: number): Promise<boolean> {
+  const rows = await db
     .update(staff)
-    .set({ lastSignInAt: new Date(), ...(mfaStep !== undefined && { mfaLastStep: mfaStep }) })
-    .where(eq(staff.id, id));
+    .set({ mfaLastStep: step })
+    .where(and(eq(staff.id, id), or(isNull(staff.mfaLastStep), sql`${staff.mfaLastStep} < ${step}`)))
+    .returning({ id: staff.id });
+  return rows.length > 0;
 }
 
 // -- Role policies -----------------------------------------------------------------------------
