@@ -20,6 +20,8 @@ export function useSessionWatch() {
       if (stopped || !getCurrentUser() || document.visibilityState === 'hidden') return;
       try {
         const response = await fetch('/api/auth/me', { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+        // Read the answer to its end: an unread body keeps the request open in the browser.
+        await response.arrayBuffer();
         if (response.status === 401 && !stopped) {
           forgetSession();
           notify(SIGN_IN_MESSAGES.sessionEnded, { type: 'warning' });
