@@ -7,7 +7,8 @@ describe('TRUST_PROXY', () => {
     ['', undefined],
     ['false', undefined],
     ['0', undefined],
-    ['true', true],
+    // Not Fastify's `true` (every hop): the client's own first X-Forwarded-For entry would win.
+    ['true', 1],
     ['1', 1],
     ['2', 2],
     ['127.0.0.1', ['127.0.0.1']],

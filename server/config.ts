@@ -31,12 +31,13 @@ export const EnvSchema = z
         .transform((v) => v === 'true' || v === '1'),
     ),
     /**
-     * The BFF behind a reverse proxy: `true` (trust every hop; only when nothing reaches the BFF but
-     * the proxy), a hop count (`1`), or the proxies' addresses/CIDRs (`127.0.0.1,10.0.0.0/8`).
+     * The BFF behind a reverse proxy: a hop count (`1`), or the proxies' addresses/CIDRs
+     * (`127.0.0.1,10.0.0.0/8`). `true` means one hop: trusting every hop would take the client's
+     * own (forgeable) first `X-Forwarded-For` entry, since proxies append to what the client sent.
      */
-    TRUST_PROXY: optionalString.transform((v): boolean | number | string[] | undefined => {
+    TRUST_PROXY: optionalString.transform((v): number | string[] | undefined => {
       if (v === undefined || v === 'false' || v === '0') return undefined;
-      if (v === 'true') return true;
+      if (v === 'true') return 1;
       if (/^\d{1,2}$/.test(v)) return Number(v);
       return v.split(',').map((a) => a.trim()).filter(Boolean);
     }),

@@ -6,6 +6,7 @@
  */
 import { useEffect } from 'react';
 import { useLogout, useNotify } from 'react-admin';
+import { SESSION_PROBE_HEADER } from '../../server/bff/api/auth';
 import { SIGN_IN_MESSAGES } from '../providers/authProvider';
 import { forgetSession, getCurrentUser } from '../providers/session';
 
@@ -19,7 +20,8 @@ export function useSessionWatch() {
     const check = async () => {
       if (stopped || !getCurrentUser() || document.visibilityState === 'hidden') return;
       try {
-        const response = await fetch('/api/auth/me', { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+        // A probe, not activity: it must not keep an unattended tab's session alive past its idle timeout.
+        const response = await fetch('/api/auth/me', { credentials: 'same-origin', headers: { Accept: 'application/json', [SESSION_PROBE_HEADER]: '1' } });
         // Read the answer to its end: an unread body keeps the request open in the browser.
         await response.arrayBuffer();
         if (response.status === 401 && !stopped) {

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_PROBE_HEADER } from '../../server/bff/api/auth';
 import { verifyPassword } from '../../server/bff/auth/passwords';
 import type { StaffUser } from '../../server/bff/auth/staff';
 import { sessions, staff as staffTable } from '../../server/bff/db/schema';
@@ -224,6 +225,18 @@ describe.each(storeKinds)('sign-in and sessions (%s)', (kind) => {
         await expectAlive(session, app, true);
       }
       await sleep(1800);
+      await expectAlive(session, app, false);
+    });
+
+    it('does not count the dashboard’s session probe as activity: an unattended tab still times out', async () => {
+      const app = await bff.buildApp({ sessionPolicy: { idleMs: 1200, absoluteMs: 60_000 } });
+      const session = await bff.login('coordinator', app);
+      // The session watch asks every 300 ms for 1.8 s: the session still ends at its idle timeout.
+      for (let i = 0; i < 6; i++) {
+        await sleep(300);
+        const probe = await bff.request({ url: '/api/auth/me', session, app, headers: { [SESSION_PROBE_HEADER]: '1' } });
+        if (i < 3) expect(probe.status).toBe(200);
+      }
       await expectAlive(session, app, false);
     });
 

@@ -100,6 +100,31 @@ describe.each(storeKinds)('sign-in throttling (%s)', (kind) => {
     for (const email of accounts) expect((await signIn(email, GOOD_PASSWORD, '127.0.3.8')).status).toBe(200);
   });
 
+  it('counts parallel attempts before checking them: a burst gets no more guesses than the limit', async () => {
+    const email = await newMember();
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn(email, `burst guess ${i}`, `127.0.5.${i + 1}`)));
+    const checked = burst.filter((r) => r.status === 401).length;
+    expect(checked).toBeLessThanOrEqual(STRICT.accountLimit);
+    expect(burst.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(40 - STRICT.accountLimit);
+    // The right password after the burst: locked.
+    expect((await signIn(email, GOOD_PASSWORD, '127.0.5.200')).status).toBe(429);
+    // An admin's new password lets the member back in at once.
+    const admin = await bff.login('admin');
+    const [member] = (await bff.get<{ id: string; email: string }[]>(`/api/staff${listQuery({ filter: { q: email } })}`, admin)).body;
+    const reset = await bff.request({ method: 'PUT', url: `/api/staff/${member!.id}`, session: admin, payload: { password: 'lantern orbit seventeen cactus' } });
+    expect(reset.status).toBe(200);
+    expect((await signIn(email, 'lantern orbit seventeen cactus', '127.0.5.201')).status).toBe(200);
+  });
+
+  it('counts IPv6 clients by their /64, the block one subscriber holds', async () => {
+    const accounts = [await newMember(), await newMember(), await newMember(), await newMember()];
+    const statuses = [];
+    for (const [i, email] of accounts.entries()) statuses.push((await signIn(email, 'Winter2026 is here', `2001:db8:7:9::${i + 1}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    // Another /64 is another subscriber.
+    expect((await signIn(accounts[0]!, GOOD_PASSWORD, '2001:db8:7:a::1')).status).toBe(200);
+  });
+
   it('records failed and throttled sign-ins in the audit trail with their address', async () => {
     const admin = await bff.login('admin');
     const events = await bff.get<{ action: string; outcome: string; ip: string; status_code: number; detail: Record<string, unknown> }[]>(

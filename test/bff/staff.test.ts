@@ -278,6 +278,22 @@ describe.each(storeKinds)('staff and two-factor (%s)', (kind) => {
       expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401]);
     });
 
+    it('a burst of guessed codes gets no more tries than the account’s limit', async () => {
+      const strict = await bff.buildApp({ signInThrottle: { windowMs: 15 * 60_000, accountLimit: 5, accountLockMs: 15 * 60_000, addressFree: 1000, addressMaxLockMs: 1000 } });
+      const member = await newMember('coordinator');
+      const s = sessionOf(await signIn(member.email, GOOD_PASSWORD));
+      const { secret } = await enrol(s);
+      expect((await confirm(s, currentCode(secret))).status).toBe(200);
+      const right = currentCode(secret, Date.now() + THIRTY_SECONDS);
+      const wrong = Array.from({ length: 60 }, (_, i) => String(100000 + i * 7919).slice(0, 6)).filter((c) => c !== right && c !== currentCode(secret));
+      const burst = await Promise.all(
+        wrong.map((code) => bff.request<{ mfa_required?: boolean }>({ method: 'POST', url: '/api/auth/login', payload: { email: member.email, password: GOOD_PASSWORD, code }, app: strict })),
+      );
+      expect(burst.filter((r) => r.status === 401).length).toBeLessThanOrEqual(5);
+      const after = await bff.request({ method: 'POST', url: '/api/auth/login', payload: { email: member.email, password: GOOD_PASSWORD, code: right }, app: strict });
+      expect(after.status).toBe(429);
+    });
+
     it('an admin resets a lost enrolment: the member is signed out and signs in with the password alone', async () => {
       const member = await newMember('coordinator');
       const s = sessionOf(await signIn(member.email, GOOD_PASSWORD));

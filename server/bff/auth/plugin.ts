@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import { BffError, forbidden, unauthenticated } from '../errors';
 import { can, type Permission } from '../api/roles';
+import { SESSION_PROBE_HEADER } from '../api/auth';
 import { touchSession, type ActiveSession, type SessionPolicy } from './sessions';
 
 declare module 'fastify' {
@@ -20,6 +21,7 @@ export const SESSION_COOKIE = 'labdesk_session';
 export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 const cookieName = (secure: boolean) => (secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
 export const CSRF_HEADER = 'x-csrf-token';
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface AuthPluginOptions {
@@ -36,7 +38,9 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
     if (!raw) return;
     const unsigned = req.unsignCookie(raw);
     if (!unsigned.valid || !unsigned.value) return;
-    req.session = await touchSession(app.bffDb, unsigned.value, opts.policy);
+    // The dashboard's session watch asks "still signed in?" without counting as activity: an
+    // unattended open tab must still reach the idle timeout.
+    req.session = await touchSession(app.bffDb, unsigned.value, opts.policy, new Date(), req.headers[SESSION_PROBE_HEADER] === undefined);
   });
 }
 export default fp(authPlugin, { name: 'auth', dependencies: ['bff-db'] });

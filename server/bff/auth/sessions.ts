@@ -36,7 +36,7 @@ export async function startSession(db: Db, staffId: string): Promise<{ token: st
  * The live session for a cookie token, sliding its idle timer. Expired sessions are deleted when
  * seen; `purgeExpiredSessions` sweeps the rest.
  */
-export async function touchSession(db: Db, token: string, policy: SessionPolicy, now = new Date()): Promise<ActiveSession | null> {
+export async function touchSession(db: Db, token: string, policy: SessionPolicy, now = new Date(), slide = true): Promise<ActiveSession | null> {
   const tokenHash = hashToken(token);
   const [row] = await db
     .select({
@@ -63,7 +63,7 @@ export async function touchSession(db: Db, token: string, policy: SessionPolicy,
   }
   // Write the sliding timestamp at most once a minute (or a tenth of the idle timeout, when that is
   // shorter): reads stay cheap, and a session in use never ends for want of a write.
-  if (now.getTime() - row.lastSeenAt.getTime() > Math.min(60_000, policy.idleMs / 10)) {
+  if (slide && now.getTime() - row.lastSeenAt.getTime() > Math.min(60_000, policy.idleMs / 10)) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
   }
   const mfaEnabled = row.mfaEnabledAt !== null;

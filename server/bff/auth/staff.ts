@@ -8,10 +8,11 @@ import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, 
 import type { Database } from '../../store/db';
 import type { CreateStaff, StaffRecord } from '../api/staff';
 import type { Role } from '../api/roles';
-import { rolePolicies, sessions, staff, type BffSchema } from '../db/schema';
+import { rolePolicies, sessions, signInThrottle, staff, type BffSchema } from '../db/schema';
 import { BffError } from '../errors';
 import { hashPassword } from './passwords';
 import { passwordProblem } from './passwordPolicy';
+import { accountKey } from './throttle';
 
 type Db = Database<BffSchema>;
 type StaffRow = typeof staff.$inferSelect;
@@ -167,6 +168,8 @@ export async function updateStaff(db: Db, id: string, change: StaffChange): Prom
     // Whatever the member could do under the old role or password ends now, in every tab.
     const endsAccess = changed.some((c) => c === 'role' || c === 'password' || c === 'disabled');
     const ended = endsAccess ? await tx.delete(sessions).where(eq(sessions.staffId, id)).returning({ t: sessions.tokenHash }) : [];
+    // A new password or re-enabling is how an admin lets a locked-out member back in at once.
+    if (changed.includes('password') || changed.includes('enabled')) await tx.delete(signInThrottle).where(eq(signInThrottle.key, accountKey(row.email)));
     return { record: staffRecordOf(updated), changed, sessionsEnded: ended.length, previousRole: row.role };
   });
 }

@@ -10,6 +10,7 @@
  * answers do not reveal who has an account.
  */
 import { and, gt, inArray, sql } from 'drizzle-orm';
+import ipaddr from 'ipaddr.js';
 import type { Database } from '../../store/db';
 import { signInThrottle, type BffSchema } from '../db/schema';
 
@@ -32,7 +33,18 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
 };
 
 export const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
-export const addressKey = (ip: string) => `address:${ip}`;
+
+/**
+ * An address as the throttle counts it: IPv4 as is (IPv4-mapped IPv6 too), IPv6 by its /64, the
+ * block one subscriber gets (counting single IPv6 addresses would give each client billions).
+ */
+export function addressKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return `address:${ip}`;
+  const parsed = ipaddr.process(ip);
+  if (parsed.kind() === 'ipv4') return `address:${parsed.toString()}`;
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+  return `address:${parts.join(':')}::/64`;
+}
 
 export interface Lock {
   scope: 'account' | 'address';
@@ -55,44 +67,68 @@ export async function activeLock(db: Db, email: string, ip: string, now = new Da
   return lock;
 }
 
-/** Counts one failure against a key in its window (atomically, whichever process writes); returns the count. */
-async function countFailure(db: Db, key: string, policy: ThrottlePolicy, now: Date): Promise<number> {
-  const windowStart = new Date(now.getTime() - policy.windowMs);
-  const fresh = sql`${signInThrottle.windowStartedAt} < ${windowStart}`;
-  const [row] = await db
-    .insert(signInThrottle)
-    .values({ key, failures: 1, windowStartedAt: now })
-    .onConflictDoUpdate({
-      target: signInThrottle.key,
-      set: {
-        failures: sql`CASE WHEN ${fresh} THEN 1 ELSE ${signInThrottle.failures} + 1 END`,
-        windowStartedAt: sql`CASE WHEN ${fresh} THEN ${now} ELSE ${signInThrottle.windowStartedAt} END`,
-      },
+/**
+ * Counts one attempt against a key in its window, under the row's lock, and sets the key's lock
+ * when `lockFor(failures)` asks for one. Answers the count and the lock that was already running
+ * before this attempt (an attempt arriving during a lock is refused, even one that raced past the
+ * first check). Call inside a transaction.
+ */
+async function countOn(tx: Db, key: string, policy: ThrottlePolicy, now: Date, lockFor: (failures: number) => number | null) {
+  await tx.insert(signInThrottle).values({ key, failures: 0, windowStartedAt: now }).onConflictDoNothing();
+  const [row] = await tx.select().from(signInThrottle).where(sql`${signInThrottle.key} = ${key}`).for('update');
+  const fresh = !row || row.windowStartedAt.getTime() < now.getTime() - policy.windowMs;
+  const failures = fresh ? 1 : row.failures + 1;
+  const running = row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil : null;
+  const lockMs = running ? null : lockFor(failures);
+  await tx
+    .update(signInThrottle)
+    .set({
+      failures,
+      ...(fresh && { windowStartedAt: now }),
+      ...(lockMs !== null && { lockedUntil: new Date(now.getTime() + lockMs) }),
     })
-    .returning({ failures: signInThrottle.failures });
-  return row!.failures;
+    .where(sql`${signInThrottle.key} = ${key}`);
+  return { failures, running, lockMs };
 }
 
-async function lockUntil(db: Db, key: string, until: Date) {
-  await db.update(signInThrottle).set({ lockedUntil: until }).where(sql`${signInThrottle.key} = ${key}`);
+const retryAfter = (until: Date, now: Date) => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+
+/**
+ * Counts a sign-in attempt against its account and address before anything is checked, so a burst
+ * of parallel attempts cannot slip past a lock while the first ones are still being checked:
+ * - `refused`: a lock was running, or the account is over its limit: answer 429, check nothing;
+ * - `lock`: this attempt set a lock (the account's last allowed attempt, or an address past its
+ *   free attempts); it is checked, and if it fails, that lock is what the member reads.
+ * A sign-in that turns out right gives its attempt back (`forgiveAttempt`).
+ */
+export async function countAttempt(db: Db, email: string, ip: string, policy: ThrottlePolicy, now = new Date()): Promise<{ refused: Lock | null; lock: Lock | null }> {
+  const addressMs = (failures: number) => {
+    const over = failures - policy.addressFree;
+    return over > 0 ? Math.min(policy.addressMaxLockMs, 1000 * 2 ** Math.min(over - 1, 30)) : null;
+  };
+  return db.transaction(async (tx) => {
+    // Always the account's row first, then the address's: two attempts never wait on each other crosswise.
+    const account = await countOn(tx, accountKey(email), policy, now, (n) => (n === policy.accountLimit ? policy.accountLockMs : null));
+    const address = await countOn(tx, addressKey(ip), policy, now, addressMs);
+    if (account.running) return { refused: { scope: 'account' as const, retryAfterSeconds: retryAfter(account.running, now) }, lock: null };
+    if (account.failures > policy.accountLimit) return { refused: { scope: 'account' as const, retryAfterSeconds: Math.ceil(policy.accountLockMs / 1000) }, lock: null };
+    if (address.running) return { refused: { scope: 'address' as const, retryAfterSeconds: retryAfter(address.running, now) }, lock: null };
+    let lock: Lock | null = null;
+    if (account.lockMs !== null) lock = { scope: 'account', retryAfterSeconds: Math.ceil(account.lockMs / 1000) };
+    if (address.lockMs !== null && (!lock || address.lockMs / 1000 > lock.retryAfterSeconds)) {
+      lock = { scope: 'address', retryAfterSeconds: Math.ceil(address.lockMs / 1000) };
+    }
+    return { refused: null, lock };
+  });
 }
 
-/** Records a failed sign-in; returns the lock it caused, if it caused one. */
-export async function recordFailure(db: Db, email: string, ip: string, policy: ThrottlePolicy, now = new Date()): Promise<Lock | null> {
-  const accountFailures = await countFailure(db, accountKey(email), policy, now);
-  const addressFailures = await countFailure(db, addressKey(ip), policy, now);
-  let lock: Lock | null = null;
-  if (accountFailures >= policy.accountLimit) {
-    await lockUntil(db, accountKey(email), new Date(now.getTime() + policy.accountLockMs));
-    lock = { scope: 'account', retryAfterSeconds: Math.ceil(policy.accountLockMs / 1000) };
-  }
-  const over = addressFailures - policy.addressFree;
-  if (over > 0) {
-    const ms = Math.min(policy.addressMaxLockMs, 1000 * 2 ** Math.min(over - 1, 30));
-    await lockUntil(db, addressKey(ip), new Date(now.getTime() + ms));
-    if (!lock || ms / 1000 > lock.retryAfterSeconds) lock = { scope: 'address', retryAfterSeconds: Math.ceil(ms / 1000) };
-  }
-  return lock;
+/** The attempt was right (or only asked for the second step): its account starts afresh, its address gets the attempt back. */
+export async function forgiveAttempt(db: Db, email: string, ip: string) {
+  await clearAccount(db, email);
+  await db
+    .update(signInThrottle)
+    .set({ failures: sql`GREATEST(${signInThrottle.failures} - 1, 0)` })
+    .where(sql`${signInThrottle.key} = ${addressKey(ip)}`);
 }
 
 /** A successful sign-in clears its account's failures (the address keeps its count: one good account must not launder a spray). */
