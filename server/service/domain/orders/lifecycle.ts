@@ -6,6 +6,7 @@ import { jobs, orders, type ServiceSchema } from '../../db/schema';
 import type { OrderRow } from './present';
 import { FINAL_TOPS, HAPPY_PATHS, orderStatus, type Step, type Top } from './statuses';
 import { moveOrder } from './transitions';
+import { activeAppointmentEnd } from '../appointments/followOrder';
 
 /**
  * The background order lifecycle: an `order.advance` job moves an order one step along its
@@ -20,6 +21,8 @@ type Db = Database<ServiceSchema>;
 export type Rand = () => number;
 
 export const ORDER_ADVANCE_KIND = 'order.advance';
+/** The order's visit is booked: the lifecycle moves on only once its time has come. */
+const APPOINTMENT_SCHEDULED = 'appointment_scheduled';
 
 /**
  * The pace of the simulated lifecycle, in one place: how long an order sits in a status before its
@@ -222,7 +225,11 @@ export async function scheduleAdvance(
   const random = opts.random ?? Math.random;
   const payload: Record<string, unknown> = { order_id: order.id, from: order.lowLevelStatus };
   if (opts.afterJob !== undefined) payload.after_job = opts.afterJob;
-  return enqueueJob(tx, ORDER_ADVANCE_KIND, payload, { runAt: opts.runAt ?? new Date(Date.now() + dwellMs(order.lowLevelStatus, random)) });
+  let runAt = opts.runAt ?? new Date(Date.now() + dwellMs(order.lowLevelStatus, random));
+  // A scheduled visit happens at its time: the draw (or the walk-in's sample) never comes earlier.
+  const visitEnds = order.lowLevelStatus === APPOINTMENT_SCHEDULED ? await activeAppointmentEnd(tx, order.id) : null;
+  if (visitEnds && visitEnds > runAt) runAt = visitEnds;
+  return enqueueJob(tx, ORDER_ADVANCE_KIND, payload, { runAt });
 }
 
 const AdvancePayload = z.object({
@@ -277,6 +284,14 @@ export async function advanceOrder(db: Db, rawPayload: Record<string, unknown>, 
         .where(and(eq(jobs.kind, ORDER_ADVANCE_KIND), sql`${jobs.payload}->>'after_job' = ${String(ctx.jobId)}`))
         .limit(1);
       if (successor) return { kind: 'stale' };
+    }
+    // The visit was moved to a later time meanwhile: wait for it (a fresh job at the new time).
+    if (order.lowLevelStatus === APPOINTMENT_SCHEDULED) {
+      const visitEnds = await activeAppointmentEnd(tx, order.id);
+      if (visitEnds && visitEnds.getTime() > Date.now()) {
+        await enqueueJob(tx, ORDER_ADVANCE_KIND, { order_id: order.id, from: order.lowLevelStatus }, { runAt: visitEnds });
+        return { kind: 'waiting' };
+      }
     }
     const next = nextStep(order.collectionMethod, order.status, order.lowLevelStatus, random);
     if (next.kind !== 'move') return next;

@@ -2,14 +2,16 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../../store/db';
 import { orderEvents, orders, type ServiceSchema } from '../../db/schema';
 import { emitEvent } from '../../webhooks/outbox';
+import { appointmentFollowsOrder } from '../appointments/followOrder';
 import { presentOrders, type OrderRow } from './present';
 import { orderStatus } from './statuses';
 
 type Db = Database<ServiceSchema>;
 
 /**
- * Moves an order to a new status: the row, its event and the `labtest.order.updated` webhook
- * event are written together. Call inside a transaction.
+ * Moves an order to a new status: the row, its event, its appointment (completed once the sample is
+ * drawn, ended with a failed order) and the `labtest.order.updated` webhook event are written
+ * together. Call inside a transaction.
  */
 export async function moveOrder(db: Db, order: OrderRow, top: string, low: string, changes: Partial<typeof orders.$inferInsert> = {}) {
   const [updated] = await db
@@ -18,6 +20,7 @@ export async function moveOrder(db: Db, order: OrderRow, top: string, low: strin
     .where(eq(orders.id, order.id))
     .returning();
   await db.insert(orderEvents).values({ orderId: order.id, status: orderStatus(top, order.collectionMethod, low) });
+  await appointmentFollowsOrder(db, order, top, low);
   const [presented] = await presentOrders(db, [updated!]);
   await emitEvent(db, order.teamId, 'labtest.order.updated', order.userId, presented as unknown as Record<string, unknown>);
   return updated!;
