@@ -54,8 +54,12 @@ describe('staff and two-factor, end to end in Chromium', () => {
     const p = the(admin, 'admin page');
     await signInAs(p, credentials.adminEmail, credentials.adminPassword);
     await p.getByRole('menuitem', { name: 'Staff' }).click();
+    await p.getByRole('cell', { name: credentials.adminEmail }).waitFor();
+    await p.screenshot({ path: path.join(ARTIFACTS, 'staff-list.png'), fullPage: true, animations: 'disabled' });
     await p.getByRole('link', { name: /add staff member/i }).click();
-    await p.getByLabel('E-mail', { exact: false }).first().fill(reviewerEmail);
+    // The create form itself (the list's search box also says "e-mail", and may not be gone yet).
+    await p.waitForURL(/#\/staff\/create/);
+    await p.getByRole('textbox', { name: 'E-mail', exact: true }).fill(reviewerEmail);
     await p.getByRole('textbox', { name: 'Name', exact: true }).fill('Rosalind Franklin');
     await p.getByRole('combobox', { name: 'Role' }).click();
     await p.getByRole('option', { name: 'Parser reviewer' }).click();
@@ -76,6 +80,7 @@ describe('staff and two-factor, end to end in Chromium', () => {
     await p.getByRole('menuitem', { name: /your account/i }).click();
     await p.getByRole('button', { name: 'Set up two-factor' }).click();
     await p.getByRole('img', { name: /QR code/ }).waitFor();
+    await p.screenshot({ path: path.join(ARTIFACTS, 'account-enrol-two-factor.png'), fullPage: true, animations: 'disabled' });
     secret = (await p.getByTestId('mfa-secret').textContent()) ?? '';
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     // The authenticator app: the same RFC 6238 computation a phone makes.
