@@ -4,17 +4,14 @@
  * jobs: admins only, the secret shown once and revealed on demand (audited), update, the delivery
  * log with cached cursors, replay, delete, the audit trail and the logs.
  */
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents } from '../../server/bff/db/schema';
 import { ServiceClient } from '../../server/bff/upstream/client';
-import { jobs } from '../../server/service/db/schema';
-import { jobHandlers } from '../../server/service/jobs/handlers';
-import { WEBHOOK_DELIVER_KIND, WEBHOOK_DISPATCH_KIND } from '../../server/service/webhooks/kinds';
-import { JobWorker } from '../../server/service/jobs/queue';
 import { WebhookReceiver } from '../service/webhookReceiver';
 import { UNKNOWN_UUID, listQuery, startBff, storeKinds, type Answer, type BffFixture, type Session } from './harness';
 import { startLabService, type LabServiceFixture } from './ordersFixture';
+import { deliverDueWebhooks } from './webhookJobs';
 import { captureLogs } from '../support/logCapture';
 
 interface EndpointBody {
@@ -100,20 +97,7 @@ describe.each(storeKinds)('webhook endpoints through the BFF (%s)', (kind) => {
   const idsOf = (r: Answer<DeliveryBody[]>) => r.body.map((d) => d.id);
   const maxAuditId = async () => (await bff.db.select({ id: auditEvents.id }).from(auditEvents)).reduce((m, r) => Math.max(m, Number(r.id)), 0);
 
-  /** The service's dispatcher and delivery jobs, run until nothing is due (no real waiting). */
-  async function deliver() {
-    const worker = new JobWorker(
-      service.db,
-      jobHandlers(service.db, { webhooks: { allowPrivateUrls: true, timeoutMs: 5000, dispatchIntervalMs: 3_600_000, random: () => 0.5 } }),
-      { kinds: [WEBHOOK_DISPATCH_KIND, WEBHOOK_DELIVER_KIND] },
-    );
-    await service.db
-      .update(jobs)
-      .set({ runAt: sql`now() - interval '1 second'` })
-      .where(and(eq(jobs.kind, WEBHOOK_DISPATCH_KIND), isNull(jobs.doneAt), isNull(jobs.failedAt)));
-    for (let round = 0; round < 50; round++) if ((await worker.runDueOnce()) === 0) return;
-    throw new Error('webhook jobs still due after 50 rounds');
-  }
+  const deliver = () => deliverDueWebhooks(service.db);
 
   // --- permissions ---------------------------------------------------------------------------
 

@@ -5,13 +5,10 @@
  * service's tables where a test needs a log of a given shape at given times without waiting on
  * real retries.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import { jobs, webhookDeliveries, webhookDeliveryAttempts, webhookOutbox } from '../../../server/service/db/schema';
-import { jobHandlers } from '../../../server/service/jobs/handlers';
-import { JobWorker } from '../../../server/service/jobs/queue';
-import { WEBHOOK_DELIVER_KIND, WEBHOOK_DISPATCH_KIND } from '../../../server/service/webhooks/kinds';
+import { webhookDeliveries, webhookDeliveryAttempts, webhookOutbox } from '../../../server/service/db/schema';
 import type { Team } from '../../bff/harness';
 import type { LabServiceFixture } from '../../bff/ordersFixture';
+import { deliverDueWebhooks } from '../../bff/webhookJobs';
 import { WebhookReceiver } from '../../service/webhookReceiver';
 
 export interface ServiceEndpoint {
@@ -31,21 +28,6 @@ export async function createEndpoint(service: LabServiceFixture, team: Team, bod
   return r.body;
 }
 
-/** The service's dispatcher and delivery jobs, run until nothing is due (no real waiting). */
-async function deliverDue(service: LabServiceFixture) {
-  const worker = new JobWorker(
-    service.db,
-    jobHandlers(service.db, { webhooks: { allowPrivateUrls: true, timeoutMs: 5000, dispatchIntervalMs: 3_600_000, random: () => 0.5 } }),
-    { kinds: [WEBHOOK_DISPATCH_KIND, WEBHOOK_DELIVER_KIND] },
-  );
-  await service.db
-    .update(jobs)
-    .set({ runAt: sql`now() - interval '1 second'` })
-    .where(and(eq(jobs.kind, WEBHOOK_DISPATCH_KIND), isNull(jobs.doneAt), isNull(jobs.failedAt)));
-  for (let round = 0; round < 50; round++) if ((await worker.runDueOnce()) === 0) return;
-  throw new Error('webhook jobs still due after 50 rounds');
-}
-
 /**
  * An endpoint the service disabled itself: its receiver (on 127.0.0.1) answered an order event
  * with 410 Gone. Run this before any other endpoint exists, so the event goes to this one only.
@@ -56,7 +38,7 @@ export async function endpointGone(service: LabServiceFixture, team: Team, patie
   try {
     const endpoint = await createEndpoint(service, team, { url: receiver.url() });
     await service.placeOrder(team, patientId);
-    await deliverDue(service);
+    await deliverDueWebhooks(service.db);
     if (receiver.received.length === 0) throw new Error('the 410 receiver got no delivery');
     const r = await service.call<ServiceEndpoint>(team, 'PATCH', `/v2/webhooks/endpoints/${endpoint.id}`, { url });
     if (r.status !== 200 || !r.body.disabled_at) throw new Error(`the gone endpoint: ${r.status} ${JSON.stringify(r.body)}`);
