@@ -22,6 +22,7 @@ import { auditEventsResource } from './resources/auditEvents';
 import { labAccountsResource } from './resources/labAccounts';
 import { labsResource, labTestsResource } from './resources/labTests';
 import { markersResource } from './resources/markers';
+import { resultsResource } from './resources/results';
 import { ordersResource } from './resources/orders';
 import { parserJobsResource } from './resources/parserJobs';
 import { rolePoliciesResource, staffResource } from './resources/staff';
@@ -162,6 +163,8 @@ export async function buildBffApp(opts: BffAppOptions) {
       // Full paths (/appointments/..., /orders/:id/appointment/...): the actions sit under the
       // orders' URLs but are the appointments' routes. Addresses and notes: path-only log lines.
       await api.register(appointmentsResource(client));
+      // Full paths too: results under /orders/:id/..., biomarkers under /users/:id/..., /team-settings.
+      await api.register(resultsResource(client));
       // Uploads stream through (the scope reads multipart bodies itself); filters may carry ids only,
       // but the log lines still name the path alone.
       await api.register(parserJobsResource(client), { prefix: '/parser-jobs' });

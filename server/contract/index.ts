@@ -8,3 +8,5 @@ export * from './appointments';
 export * from './webhooks';
 export * from './parser';
 export * from './text';
+export * from './results';
+export * from './patientIdentity';

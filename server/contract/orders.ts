@@ -210,6 +210,7 @@ export const Order = z.object({
 export type Order = z.infer<typeof Order>;
 
 export const PostOrderResponse = z.object({ order: Order, status: z.string(), message: z.string() });
+export type PostOrderResponse = z.infer<typeof PostOrderResponse>;
 
 export const ORDERS_DEFAULT_SIZE = 50;
 export const ORDERS_MAX_SIZE = 100;
@@ -229,6 +230,19 @@ export const OrdersQuery = z.object({
   user_id: Uuid.optional(),
   patient_name: z.string().max(200).optional(),
   order_ids: repeated(Uuid),
+  interpretation: repeated(z.string().max(40)).describe('Extension: the results’ interpretation (normal, abnormal, critical, unknown; repeatable)'),
+  critical_acknowledged: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional()
+    .describe('Extension: only orders with a critical result that has (true) or has not (false) been acknowledged'),
+  include_critical_unacknowledged: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional()
+    .describe(
+      'Extension: with `status`, also orders whose critical result nobody has acknowledged, whatever their status (the "needs attention" view: `status` OR an unacknowledged critical value; the other filters still apply)',
+    ),
   page: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(ORDERS_MAX_SIZE).default(ORDERS_DEFAULT_SIZE),
 });
@@ -238,13 +252,23 @@ export const OrdersResponse = z.object({
   page: z.number().int(),
   size: z.number().int(),
 });
+export type OrdersResponse = z.infer<typeof OrdersResponse>;
 export const OrderParams = z.object({ order_id: Uuid });
 /** Optional body of the sandbox walk: what the results of a completed order say. */
 export const SimulateOrderBody = z
   .object({
-    interpretation: z.enum(INTERPRETATIONS).nullable().optional().describe('Set when the order completes; normal unless given'),
-    result_types: z.array(z.string().max(60)).max(50).nullable().optional().describe('Accepted for compatibility; results are not simulated yet'),
-    has_missing_results: z.boolean().nullable().optional().describe('Set when the order completes; false unless given'),
+    interpretation: z
+      .enum(INTERPRETATIONS)
+      .nullable()
+      .optional()
+      .describe('What the simulated results say: `critical` puts one value past its critical limit (422 when none of the order’s tests has critical limits), `abnormal` one to three outside their range, `normal` (the default) none'),
+    result_types: z
+      .array(z.string().max(60))
+      .max(50)
+      .nullable()
+      .optional()
+      .describe('Result types the report must contain besides numeric ones: `range` (a value below the measuring range, "<0.3"), `comment`, `coded_value`'),
+    has_missing_results: z.boolean().nullable().optional().describe('Whether the final report leaves a result out (with its inferred_failure_type); false unless given'),
   })
   .nullish();
 export type SimulateOrderBody = z.infer<typeof SimulateOrderBody>;

@@ -70,6 +70,16 @@ export const ReviewReasons = z.object({
 });
 export type ReviewReasons = z.infer<typeof ReviewReasons>;
 
+const Identity = z.object({ first_name: z.string().nullable(), last_name: z.string().nullable(), dob: z.string().nullable() });
+/** Whether the report names the patient it is filed under (match, mismatch, or unknown when either side is missing). */
+export const PatientCheck = z.object({
+  status: z.enum(['match', 'mismatch', 'unknown']),
+  report: Identity,
+  patient: z.array(Identity).describe('The distinct names and dates of birth on the patient’s orders, newest first'),
+  differences: z.array(z.string()).describe('What differs, in words: name, date of birth'),
+});
+export type PatientCheck = z.infer<typeof PatientCheck>;
+
 export const ParsingJob = z.object({
   id: z.string(),
   job_id: z.string(),
@@ -85,7 +95,13 @@ export const ParsingJob = z.object({
   review_requested: z.boolean().optional().describe('Extension: the caller asked for a human review'),
   review_reasons: ReviewReasons.nullable().optional().describe('Extension: why each doubtful value was sent to review'),
   review: z
-    .object({ decision: z.string(), reviewer: z.string().nullable(), notes: z.string().nullable(), reviewed_at: DateTime })
+    .object({
+      decision: z.string(),
+      reviewer: z.string().nullable(),
+      notes: z.string().nullable(),
+      reviewed_at: DateTime,
+      patient_mismatch_confirmed: z.boolean().optional().describe('The reviewer approved over a patient mismatch'),
+    })
     .nullable()
     .optional()
     .describe('Extension: the human review, once submitted'),
@@ -94,6 +110,7 @@ export const ParsingJob = z.object({
     .object({ pages: z.number().int(), ocr_pages: z.number().int(), mean_ocr_confidence: z.number().nullable() })
     .nullable()
     .optional(),
+  patient_check: PatientCheck.optional().describe('Extension, on a single job: the report’s name and date of birth against the patient’s orders'),
   created_at: DateTime.optional(),
   updated_at: DateTime.optional(),
 });
@@ -133,6 +150,10 @@ export const ParsingJobReviewBody = z.object({
   results: z.array(LabReportResult).max(500).optional().describe('The corrected results, all of them; default: as extracted'),
   notes: text(PARSER_REVIEW_NOTES_MAX).nullable().optional(),
   reviewer: text(200).nullable().optional().describe('Who reviewed (e.g. the staff member id); kept with the review'),
+  confirm_patient_mismatch: z
+    .boolean()
+    .optional()
+    .describe('Approve a report whose name or date of birth differs from the patient’s orders (422 `value_error.patient_mismatch` without it); recorded with the review'),
 });
 export type ParsingJobReviewBody = z.infer<typeof ParsingJobReviewBody>;
 

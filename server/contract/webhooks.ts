@@ -30,6 +30,7 @@ export const KNOWN_WEBHOOK_EVENT_TYPES = [
   'labtest.appointment.created',
   'labtest.appointment.updated',
   'labtest.result.critical',
+  'labtest.result.partial',
   'lab_report.parsing_job.created',
   'lab_report.parsing_job.updated',
 ] as const;

@@ -24,6 +24,9 @@ import labTestsRoutes from './v3/labTests';
 import markersRoutes from './v3/markers';
 import orderSandboxRoutes from './v3/orderSandbox';
 import ordersRoutes from './v3/orders';
+import resultsRoutes from './v3/results';
+import teamSettingsRoutes from './v2/teamSettings';
+import biomarkersRoutes from './v2/biomarkers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -101,6 +104,9 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
     await teamScope.register(labTestsRoutes);
     await teamScope.register(ordersRoutes);
     await teamScope.register(orderSandboxRoutes);
+    await teamScope.register(resultsRoutes);
+    await teamScope.register(teamSettingsRoutes);
+    await teamScope.register(biomarkersRoutes);
     await teamScope.register(appointmentsRoutes);
     await teamScope.register(parserJobsRoutes);
     await teamScope.register(webhooksRoutes({ allowPrivateUrls: opts.webhookAllowPrivateUrls ?? false }));

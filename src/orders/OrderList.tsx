@@ -1,5 +1,6 @@
-import { Tab, Tabs, Typography } from '@mui/material';
+import { Chip, Tab, Tabs, Typography } from '@mui/material';
 import WarningAmberIcon from '@mui/icons-material/WarningAmber';
+import PriorityHighIcon from '@mui/icons-material/PriorityHigh';
 import {
   AutocompleteInput,
   DataTable,
@@ -56,18 +57,23 @@ const filters = [
   </ReferenceInput>,
 ];
 
-/** "All orders" and "Needs attention" (problems in transit, failures, lost samples, redraws): a filter preset. */
+/**
+ * "All orders", "Needs attention" (problems in transit, failures, lost samples, and critical values
+ * nobody has acknowledged) and "Critical results" (those critical values alone): filter presets.
+ */
 export const NeedsAttentionTabs = () => {
   const { filterValues, displayedFilters, setFilters } = useListContext();
-  const value = filterValues.needs_attention ? 'attention' : 'all';
+  const value = filterValues.critical_unacknowledged ? 'critical' : filterValues.needs_attention ? 'attention' : 'all';
   const choose = (next: string) => {
-    const { needs_attention: _dropped, ...rest } = filterValues as Record<string, unknown>;
-    setFilters(next === 'attention' ? { ...rest, needs_attention: true } : rest, displayedFilters, false);
+    const { needs_attention: _a, critical_unacknowledged: _c, ...rest } = filterValues as Record<string, unknown>;
+    const preset = next === 'attention' ? { needs_attention: true } : next === 'critical' ? { critical_unacknowledged: true } : {};
+    setFilters({ ...rest, ...preset }, displayedFilters, false);
   };
   return (
     <Tabs value={value} onChange={(_e, v: string) => choose(v)} aria-label="Order views" sx={{ px: 2 }}>
       <Tab value="all" label="All orders" />
       <Tab value="attention" label="Needs attention" icon={<WarningAmberIcon fontSize="small" />} iconPosition="start" />
+      <Tab value="critical" label="Critical results" icon={<PriorityHighIcon fontSize="small" color="error" />} iconPosition="start" />
     </Tabs>
   );
 };
@@ -78,7 +84,11 @@ const NoMatch = () => {
   const { filterValues } = useListContext();
   return (
     <Typography sx={{ p: 2 }} color="text.secondary">
-      {filterValues.needs_attention ? 'No order needs attention right now.' : 'No orders match these filters.'}
+      {filterValues.critical_unacknowledged
+        ? 'No critical result waits for acknowledgement.'
+        : filterValues.needs_attention
+          ? 'No order needs attention right now.'
+          : 'No orders match these filters.'}
     </Typography>
   );
 };
@@ -108,6 +118,17 @@ export const OrderList = () => (
         render={(r) => <OrderStatusChip value={r.low_level_status} size="small" />}
       />
       <Column source="status" label="Stage" disableSort render={(r) => <OrderStatusChip value={r.status} level="top" size="small" />} />
+      <Column
+        label="Results"
+        disableSort
+        render={(r) =>
+          r.interpretation ? (
+            <Chip size="small" label={r.interpretation} color={r.interpretation === 'critical' ? 'error' : r.interpretation === 'abnormal' ? 'warning' : 'default'} variant={r.interpretation === 'normal' ? 'outlined' : 'filled'} />
+          ) : (
+            ''
+          )
+        }
+      />
     </DataTable>
   </List>
 );

@@ -11,6 +11,7 @@ import { patientName } from './OrderList';
 import { formatInstant, OrderTimeline } from './OrderTimeline';
 import { GENDERS } from './choices';
 import { RequisitionButton } from './RequisitionButton';
+import { ResultsCard } from './results/ResultsCard';
 import { AppointmentScheduling } from './scheduling/AppointmentScheduling';
 import type { OrderRecord } from './types';
 
@@ -209,6 +210,9 @@ export const OrderShow = () => (
               <OrderTimeline />
               <LabAccount record={record} />
             </Stack>
+          </Grid>
+          <Grid size={12}>
+            <ResultsCard order={record} />
           </Grid>
           {/* At-home phlebotomy orders only: a two-week slot calendar needs the full width. */}
           <Grid size={12}>

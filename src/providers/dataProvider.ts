@@ -9,7 +9,19 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import { HttpError, type CreateParams, type CreateResult, type GetListParams, type GetListResult } from 'react-admin';
 import { IDEMPOTENCY_HEADER } from '../../server/bff/api/orders';
 import type { OrderRecord } from '../orders/types';
-import type { AuditChainCheck, MfaEnrolment, SessionAnswer, StaffRecord } from '../../server/bff/api';
+import { RESULTS_NOT_READY } from '../../server/bff/api/results';
+import type {
+  AuditChainCheck,
+  CriticalAcknowledgement,
+  MfaEnrolment,
+  OrderResults,
+  PatientBiomarkerHistory,
+  PatientBiomarkers,
+  SessionAnswer,
+  StaffRecord,
+  TeamSettingsRecord,
+} from '../../server/bff/api';
+import { errorCodeOf } from './errorCode';
 import { httpClient } from './httpClient';
 import { rememberSession } from './session';
 import { uploadParserJob } from './upload';
@@ -174,6 +186,45 @@ const accessCalls: Pick<LabdeskDataProvider, 'resetStaffMfa' | 'verifyAuditTrail
   },
 };
 
+/** Results, biomarker histories and the team's result webhooks setting. */
+const resultCalls: Pick<
+  LabdeskDataProvider,
+  'getOrderResults' | 'acknowledgeCriticalResult' | 'getPatientBiomarkers' | 'getPatientBiomarkerHistory' | 'getTeamSettings' | 'updateTeamSettings'
+> = {
+  async getOrderResults(orderId) {
+    try {
+      const { json } = await httpClient(`${API_URL}/orders/${enc(orderId)}/results`);
+      return json as OrderResults;
+    } catch (error) {
+      // No results yet is the normal state of an order in progress, not an error.
+      if (error instanceof HttpError && errorCodeOf(error) === RESULTS_NOT_READY) return null;
+      throw error;
+    }
+  },
+  acknowledgeCriticalResult: (orderId, note) =>
+    postJson<CriticalAcknowledgement>(`${API_URL}/orders/${enc(orderId)}/critical-acknowledgement`, note ? { note } : {}),
+  async getPatientBiomarkers(userId) {
+    const { json } = await httpClient(`${API_URL}/users/${enc(userId)}/biomarkers`);
+    return json as PatientBiomarkers;
+  },
+  async getPatientBiomarkerHistory(userId, loinc) {
+    const { json } = await httpClient(`${API_URL}/users/${enc(userId)}/biomarkers/${enc(loinc)}`);
+    return json as PatientBiomarkerHistory;
+  },
+  async getTeamSettings() {
+    const { json } = await httpClient(`${API_URL}/team-settings`);
+    return json as TeamSettingsRecord;
+  },
+  async updateTeamSettings(patch) {
+    const { json } = await httpClient(`${API_URL}/team-settings`, {
+      method: 'PUT',
+      body: JSON.stringify(patch),
+      headers: new Headers({ 'Content-Type': 'application/json' }),
+    });
+    return json as TeamSettingsRecord;
+  },
+};
+
 const simpleRest = simpleRestProvider(API_URL, httpClient);
 
 export const dataProvider: LabdeskDataProvider = {
@@ -185,4 +236,5 @@ export const dataProvider: LabdeskDataProvider = {
   ...appointmentCalls,
   ...parserAndWebhookCalls,
   ...accessCalls,
+  ...resultCalls,
 };

@@ -16,7 +16,20 @@ import type {
 import type { ParserJobRecord, ParserQueueStatus, ReviewBody } from '../parser-jobs/types';
 import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
 import type { OrderRecord } from '../orders/types';
-import type { AuditChainCheck, DateRange, MfaEnrolment, MindfulnessMinutes, SessionAnswer, StaffRecord, StaffUser } from '../../server/bff/api';
+import type {
+  AuditChainCheck,
+  CriticalAcknowledgement,
+  DateRange,
+  MfaEnrolment,
+  MindfulnessMinutes,
+  OrderResults,
+  PatientBiomarkerHistory,
+  PatientBiomarkers,
+  SessionAnswer,
+  StaffRecord,
+  StaffUser,
+  TeamSettingsRecord,
+} from '../../server/bff/api';
 
 export type { DateRange, MindfulnessMinutes, SessionAnswer, StaffUser } from '../../server/bff/api';
 /** Roles arrive as plain strings: one from a newer BFF gets the least privilege. */
@@ -76,4 +89,14 @@ export interface LabdeskDataProvider extends DataProvider {
   startMfaEnrolment(): Promise<MfaEnrolment>;
   /** Confirms two-factor with a code from the new secret; answers (and remembers) the session. */
   confirmMfaEnrolment(code: string): Promise<SessionAnswer>;
+  /** The order's results; null while the lab has not reported (the BFF's `results_not_ready`). */
+  getOrderResults(orderId: string): Promise<OrderResults | null>;
+  /** Records that the signed-in member has acted on the order's critical value (the first acknowledgement stands). */
+  acknowledgeCriticalResult(orderId: string, note?: string): Promise<CriticalAcknowledgement>;
+  /** The latest value and trend of each of the patient's analytes. */
+  getPatientBiomarkers(userId: string): Promise<PatientBiomarkers>;
+  /** Every value of one analyte (by LOINC code) for the patient, oldest first. */
+  getPatientBiomarkerHistory(userId: string, loinc: string): Promise<PatientBiomarkerHistory>;
+  getTeamSettings(): Promise<TeamSettingsRecord>;
+  updateTeamSettings(patch: Partial<TeamSettingsRecord>): Promise<TeamSettingsRecord>;
 }

@@ -8,12 +8,14 @@ import { LocalTimeLabel } from '../components/LocalTimeLabel';
 import { EndpointStatusChip } from './EndpointStatusChip';
 import { EventTypeChips } from './EventTypeChips';
 import type { WebhookEndpointRecord } from './types';
+import { TeamWebhookSettings } from './TeamWebhookSettings';
 import { WebhookEndpointsEmpty } from './WebhookEndpointsEmpty';
 
 const Column = DataTable.Col<WebhookEndpointRecord>;
 
 export const WebhookEndpointList = () => (
   <List<WebhookEndpointRecord> title="Webhook endpoints" perPage={25} exporter={false} empty={<WebhookEndpointsEmpty />} pagination={false}>
+    <TeamWebhookSettings />
     <DataTable<WebhookEndpointRecord> rowClick="show" bulkActionButtons={false}>
       <Column label="URL" disableSort render={(r) => <Typography variant="body2" sx={{ wordBreak: 'break-all', fontFamily: 'monospace' }}>{r.url}</Typography>} />
       <Column label="Event types" disableSort render={(r) => <EventTypeChips types={r.event_types} />} />

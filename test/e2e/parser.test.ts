@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { PaginatedUsers, ParsingJob, User } from '../../server/contract';
+import type { OrdersResponse, PaginatedUsers, ParsingJob, User } from '../../server/contract';
 import { simpleReportPdf } from '../../server/service/seed/labReportPdf';
 import { ARTIFACTS, UI } from './app';
 import { openBrowser, quiet, signIn, stopAfterFirstFailure, type BrowserSession } from './browser';
@@ -29,6 +29,7 @@ let page: Page | undefined;
 let reportPath = '';
 let patientUser: User | undefined;
 let jobId = '';
+let reportPatient = { first: 'Ines', last: 'Castellanos', dob: '08/19/1983' };
 const uploads: Request[] = [];
 
 
@@ -37,9 +38,15 @@ describe('reviewing a parsed lab report, end to end in Chromium', () => {
   beforeAll(async () => {
     const users = (await service.get<PaginatedUsers>('/v2/user?limit=50')).users;
     patientUser = the(users[11], 'a seeded user');
+    // The report names the patient as their orders do (a report naming someone else would be flagged as filed under the wrong patient).
+    const latest = (await service.get<OrdersResponse>(`/v3/orders?user_id=${patientUser.user_id}&size=1`)).orders[0]?.patient_details;
+    if (latest?.first_name && latest.last_name && latest.dob) {
+      const [y, m, d] = String(latest.dob).slice(0, 10).split('-');
+      reportPatient = { first: String(latest.first_name), last: String(latest.last_name), dob: `${m}/${d}/${y}` };
+    }
     const pdf = await simpleReportPdf({
       lab: 'Laboratory Corporation of America (Labcorp)',
-      patient: { first: 'Ines', last: 'Castellanos', dob: '08/19/1983' },
+      patient: reportPatient,
       specimen,
       collected: '11/18/2026',
       reported: '11/19/2026',
@@ -140,7 +147,7 @@ describe('reviewing a parsed lab report, end to end in Chromium', () => {
     const k = job.data?.results.find((r) => r.test_name === 'Potassium');
     expect(k).toMatchObject({ value: '4.7', units: 'mmol/L', is_above_max_range: false, interpretation: 'normal' });
     expect(job.data?.results.find((r) => r.test_name === 'Glucose')?.value).toBe('88');
-    expect(job.data?.metadata).toMatchObject({ specimen_number: specimen, patient_last_name: 'CASTELLANOS' });
+    expect(job.data?.metadata).toMatchObject({ specimen_number: specimen, patient_last_name: reportPatient.last.toUpperCase() });
   });
 
   it('never hands the service API key to the browser, calls no other host, and throws no page errors', async () => {

@@ -61,10 +61,11 @@ describe.each(storeKinds)('demo orders seed (%s)', (kind) => {
     for (const e of evs) events.set(e.orderId, [...(events.get(e.orderId) ?? []), e]);
   });
 
-  it('writes about forty orders across every collection method, under active accounts only', () => {
+  it('writes about fifty orders across every collection method, under active accounts only', () => {
     expect(written).toBe(rows.length);
-    expect(rows.length).toBeGreaterThanOrEqual(38);
-    expect(rows.length).toBeLessThanOrEqual(50);
+    // About forty of the last six weeks, and three regulars' three past visits each.
+    expect(rows.length).toBeGreaterThanOrEqual(47);
+    expect(rows.length).toBeLessThanOrEqual(59);
     expect(new Set(rows.map((r) => r.collectionMethod))).toEqual(new Set(['testkit', 'walk_in_test', 'at_home_phlebotomy', 'on_site_collection']));
     expect(rows.every((r) => r.labAccountId === questAccount && questTests.includes(r.labTestId))).toBe(true);
     expect(new Set(rows.map((r) => r.userId)).size).toBeGreaterThanOrEqual(8);
@@ -76,6 +77,13 @@ describe.each(storeKinds)('demo orders seed (%s)', (kind) => {
     }
     expect([...byUser.values()].every((s) => s.size === 1)).toBe(true);
     expect(byUser.size).toBeLessThan(rows.length);
+  });
+
+  it('gives a few regulars a history: completed orders months apart', () => {
+    const completedAt = new Map<string, number[]>();
+    for (const r of rows) if (r.status === 'completed') completedAt.set(r.userId, [...(completedAt.get(r.userId) ?? []), r.updatedAt.getTime()]);
+    const withHistory = [...completedAt.values()].filter((times) => times.length >= 3 && Math.max(...times) - Math.min(...times) > 180 * 86_400_000);
+    expect(withHistory.length).toBeGreaterThanOrEqual(3);
   });
 
   it('includes parcels stuck in transit both ways, failures, waiting and completed orders', () => {
@@ -103,7 +111,10 @@ describe.each(storeKinds)('demo orders seed (%s)', (kind) => {
       }
       const times = history.map((e) => e.createdAt.getTime());
       expect([...times].sort((a, b) => a - b)).toEqual(times);
-      expect(times[0]).toBeGreaterThanOrEqual(NOW.getTime() - 43 * DAY);
+      // The last six weeks, except the regulars' past visits (completed, within the year).
+      const past = times[0]! < NOW.getTime() - 43 * DAY;
+      if (past) expect(r.status).toBe('completed');
+      expect(times[0]).toBeGreaterThanOrEqual(NOW.getTime() - (past ? 366 : 43) * DAY);
       expect(times[times.length - 1]).toBeLessThan(NOW.getTime());
       expect(r.createdAt.getTime()).toBe(times[0]);
       expect(r.updatedAt.getTime()).toBe(times[times.length - 1]);

@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'review',
   'reveal',
   'replay',
+  'acknowledge',
   'login',
   'logout',
   'mfa_enrol',

@@ -25,6 +25,10 @@ export const ERROR_CODES = {
   mfa_enrolment_required: "The member's role requires two-factor: set it up before anything else",
   /** Too many failed sign-ins: wait for `Retry-After` seconds. */
   sign_in_locked: 'Too many failed sign-ins: wait for the Retry-After seconds',
+  /** The report names someone else than the patient it is filed under: approve again with `confirm_patient_mismatch: true` to file it anyway. */
+  patient_mismatch: 'The report names someone else than the patient: confirm to file it under this patient anyway',
+  /** The order has no results yet (the lab has not reported). */
+  results_not_ready: 'The order has no results yet',
   /** The last active admin cannot be demoted or disabled. */
   last_admin: 'The last active admin cannot be demoted or disabled',
 } as const;

@@ -16,3 +16,4 @@ export * from './roles';
 export * from './staff';
 export * from './users';
 export * from './webhooks';
+export * from './results';

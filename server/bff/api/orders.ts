@@ -16,6 +16,7 @@ export const OrdersList = listQuery({
   filter: {
     status: filter.stringList().describe('Low-level statuses (any of)'),
     needs_attention: filter.boolean().describe('Only orders in a low-level status that needs lab operations'),
+    critical_unacknowledged: filter.boolean().describe('Only orders with a critical result nobody has acknowledged yet'),
     collection_method: filter.stringList(),
     user_id: filter.uuid(),
     start_date: filter.dateBound('start').describe('Created at or after (a date is a whole UTC day)'),

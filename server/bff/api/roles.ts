@@ -26,6 +26,11 @@ export const PERMISSIONS = {
     purpose: 'Lab orders: patient details, address, clinical notes, requisitions (reading and listing)',
   },
   'orders:write': { roles: ['admin', 'coordinator'], purpose: 'Placing and cancelling lab orders' },
+  'results:read': {
+    roles: ['admin', 'coordinator', 'lab_ops'],
+    purpose: 'Lab results of orders, result reports (PDF) and each patient’s biomarker history',
+  },
+  'results:acknowledge': { roles: ['admin', 'coordinator'], purpose: 'Acknowledging a critical result: the coordinator has acted on it' },
   'catalogue:read': { roles: ['admin', 'coordinator', 'lab_ops'], purpose: 'The lab catalogue: lab accounts, labs, lab tests and markers' },
   'appointments:read': {
     roles: ['admin', 'coordinator', 'lab_ops'],
@@ -41,7 +46,10 @@ export const PERMISSIONS = {
   },
   'parser:upload': { roles: ['admin', 'coordinator', 'lab_ops', 'reviewer'], purpose: 'Uploading lab reports to parse' },
   'parser:review': { roles: ['admin', 'reviewer'], purpose: 'Approving (with corrections) or rejecting a parsed report: the reviewers’ job' },
-  'webhooks:manage': { roles: ['admin'], purpose: 'The team’s webhook endpoints, their signing secrets, delivery log and replays' },
+  'webhooks:manage': {
+    roles: ['admin'],
+    purpose: 'The team’s webhook endpoints, their signing secrets, delivery log and replays, and the team’s webhook settings',
+  },
 } as const satisfies Record<string, { roles: readonly Role[]; purpose: string }>;
 export type Permission = keyof typeof PERMISSIONS;
 

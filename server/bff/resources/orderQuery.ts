@@ -23,10 +23,14 @@ export function planOrdersList(params: ListParams<OrdersListParams['filter']>): 
   const orderKey = ORDER_SORT_KEYS[sort.field as keyof typeof ORDER_SORT_KEYS];
   let status = filter.status;
   const needsAttention = filter.needs_attention === true;
+  // "Needs attention" is also an unacknowledged critical result, unless specific statuses were asked
+  // for. A service without that extension ignores it and answers the statuses alone.
+  const withCritical = needsAttention && !filter.status;
   if (needsAttention) {
     const problems: readonly string[] = NEEDS_ATTENTION_STATUSES;
     status = status ? status.filter((s) => problems.includes(s)) : [...problems];
   }
+  const critical = filter.critical_unacknowledged === true;
   const { collection_method: orderType, user_id: userId, start_date: startDate, end_date: endDate, q: search } = filter;
   if (startDate && endDate && startDate > endDate) {
     throw new BffError(400, 'filter.end_date must not be before filter.start_date', { 'filter.end_date': 'must not be before start_date' });
@@ -36,6 +40,7 @@ export function planOrdersList(params: ListParams<OrdersListParams['filter']>): 
     sort,
     status: status ?? null,
     needs_attention: needsAttention,
+    critical_unacknowledged: critical,
     collection_method: orderType ?? null,
     user_id: userId ?? null,
     start_date: startDate ?? null,
@@ -51,6 +56,8 @@ export function planOrdersList(params: ListParams<OrdersListParams['filter']>): 
       start_date: startDate,
       end_date: endDate,
       search_input: search,
+      ...(critical ? { interpretation: ['critical'], critical_acknowledged: false } : {}),
+      ...(withCritical ? { include_critical_unacknowledged: true } : {}),
       order_key: orderKey,
       order_direction: sort.order === 'ASC' ? 'asc' : 'desc',
     },

@@ -71,6 +71,10 @@ export function ordersResource(client: ServiceClient): FastifyPluginAsyncZod {
               maxSize: ORDERS_MAX_SIZE,
               fetch: async (page, size) => {
                 const answer = await client.listOrders({ ...query, page, size });
+                // A deployment without the critical-result filter answers every order: never show those as critical.
+                if (query.critical_acknowledged === false && answer.orders.some((o) => o.interpretation !== 'critical')) {
+                  throw new BffError(501, 'This service cannot list orders by unacknowledged critical result');
+                }
                 return { items: answer.orders, total: answer.total };
               },
             },

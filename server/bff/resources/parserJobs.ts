@@ -11,7 +11,7 @@ import { findStaff } from '../auth/staff';
 import type { Database } from '../../store/db';
 import type { BffSchema } from '../db/schema';
 import type { ServiceClient } from '../upstream/client';
-import { toBffError, UpstreamError } from '../upstream/errors';
+import { fieldErrors, toBffError, UpstreamError } from '../upstream/errors';
 import { readMany } from './orders';
 import { fetchCursorRange, planParserJobsList } from './parserJobQuery';
 import {
@@ -38,7 +38,7 @@ const FILE_TYPES = new Set(['application/pdf', 'image/jpeg', 'image/png']);
  */
 const FILE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; object-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'";
 
-export type ParserJobErrorCode = Extract<ErrorCode, 'not_reviewable'>;
+export type ParserJobErrorCode = Extract<ErrorCode, 'not_reviewable' | 'patient_mismatch'>;
 
 /** A BffError whose `code` is one of the parser-job codes (answered by the BFF's one error handler). */
 export class ParserJobError extends BffError {
@@ -255,7 +255,7 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsyncZod
         if (!isUuid(id)) throw jobNotFound();
         // The reviewer is whoever is signed in; react-admin's `id` in the body is dropped by the contract.
         const body = { ...req.body, reviewer: req.session!.user.id };
-        req.auditNote.detail = { decision: body.decision };
+        req.auditNote.detail = { decision: body.decision, confirm_patient_mismatch: body.confirm_patient_mismatch === true };
         let job: ParsingJob;
         try {
           job = await client.reviewParsingJob(id, body);
@@ -263,6 +263,8 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsyncZod
           if (err instanceof UpstreamError) {
             if (err.status === 404) throw jobNotFound();
             if (err.status === 409) throw new ParserJobError(409, toBffError(err).message, 'not_reviewable');
+            const mismatch = fieldErrors(err.detail).confirm_patient_mismatch;
+            if (err.status === 422 && mismatch) throw new ParserJobError(422, mismatch, 'patient_mismatch', { confirm_patient_mismatch: mismatch });
           }
           throw err;
         }

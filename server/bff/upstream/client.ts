@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { z } from 'zod';
 import type {
+  AcknowledgeCriticalBody,
   BookBody,
   CancelBody,
   CreateOrderBody,
@@ -18,10 +19,16 @@ import type {
   PatchWebhookEndpointBody,
   RequestBody,
   RescheduleBody,
+  TeamSettingsPatch,
   USAddress} from '../../contract';
 import {
   Appointment,
   AvailabilityResponse,
+  BiomarkerHistory,
+  BiomarkerSummaries,
+  CriticalAcknowledgement,
+  LabResultsRaw,
+  TeamSettings,
   CancellationReasons,
   CreatedWebhookEndpoint,
   GroupedTimeseriesResponse,
@@ -250,6 +257,48 @@ export class ServiceClient {
   /** The requisition PDF, streamed through unparsed. */
   async orderRequisitionPdf(orderId: string): Promise<BinaryAnswer> {
     return this.binary('requisition pdf', path`/v3/order/${orderId}/requisition/pdf`, 'application/pdf, application/json');
+  }
+
+  // --- Results ------------------------------------------------------------------------------------
+
+  async getOrderResults(orderId: string) {
+    return this.call({ operation: 'get results', path: path`/v3/order/${orderId}/result`, response: LabResultsRaw });
+  }
+
+  /** The result report PDF, streamed through unparsed. */
+  async orderResultsPdf(orderId: string): Promise<BinaryAnswer> {
+    return this.binary('result pdf', path`/v3/order/${orderId}/result/pdf`, 'application/pdf, application/json');
+  }
+
+  /** Extension: null while nobody has acknowledged; an UpstreamError 404/405 where the service has no such endpoint. */
+  async getCriticalAcknowledgement(orderId: string) {
+    return this.call({ operation: 'get critical acknowledgement', path: path`/v3/order/${orderId}/result/critical/acknowledgement`, response: CriticalAcknowledgement.nullable() });
+  }
+
+  async acknowledgeCritical(orderId: string, body: WireBody<typeof AcknowledgeCriticalBody>) {
+    return this.call({
+      operation: 'acknowledge critical result',
+      method: 'POST',
+      path: path`/v3/order/${orderId}/result/critical/acknowledgement`,
+      json: body,
+      response: CriticalAcknowledgement,
+    });
+  }
+
+  async userBiomarkers(userId: string) {
+    return this.call({ operation: 'get biomarkers', path: path`/v2/user/${userId}/biomarkers`, response: BiomarkerSummaries });
+  }
+
+  async userBiomarkerHistory(userId: string, loinc: string) {
+    return this.call({ operation: 'get biomarker history', path: path`/v2/user/${userId}/biomarkers/${loinc}`, response: BiomarkerHistory });
+  }
+
+  async getTeamSettings() {
+    return this.call({ operation: 'get team settings', path: '/v2/team/settings', response: TeamSettings });
+  }
+
+  async updateTeamSettings(body: WireBody<typeof TeamSettingsPatch>) {
+    return this.call({ operation: 'update team settings', method: 'PATCH', path: '/v2/team/settings', json: body, response: TeamSettings });
   }
 
   // --- At-home phlebotomy appointments ---------------------------------------------------------

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CreateTeamBody, CreateTeamResponse, ErrorBody, RotateKeyBody, RotateKeyParams, RotateKeyResponse } from '../../contract';
 import { createTeam, rotateApiKey } from '../domain/teams';
 import { parseQueueStats } from '../domain/parsingJobs/queue';
-import { ServiceMetrics } from '../../contract';
+import { ServiceMetrics, TeamSettings, TeamSettingsPatch } from '../../contract';
+import { getTeamSettings, updateTeamSettings } from '../domain/teamSettings';
 
 function sameSecret(given: string, expected: string) {
   const a = Buffer.from(given);
@@ -82,6 +83,23 @@ export function adminRoutes(adminToken: string | undefined): FastifyPluginAsyncZ
         const r = await rotateApiKey(app.db, req.params.team_id, req.body?.revoke_previous ?? true);
         return reply.status(201).send({ team_id: r.teamId, api_key: r.apiKey, revoked_keys: r.revoked });
       },
+    });
+
+    app.get('/teams/:team_id/settings', {
+      schema: { ...common, operationId: 'getTeamSettingsAsOperator', summary: 'A team’s settings', params: RotateKeyParams, response: { 200: TeamSettings, 401: ErrorBody, 404: ErrorBody, 422: ErrorBody } },
+      handler: (req) => getTeamSettings(app.db, req.params.team_id),
+    });
+
+    app.patch('/teams/:team_id/settings', {
+      schema: {
+        ...common,
+        operationId: 'updateTeamSettingsAsOperator', summary: 'Change a team’s settings',
+        description: '`partial_results_webhooks` (off by default): announce each partial result set with `labtest.result.partial`.',
+        params: RotateKeyParams,
+        body: TeamSettingsPatch,
+        response: { 200: TeamSettings, 401: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+      },
+      handler: (req) => updateTeamSettings(app.db, req.params.team_id, req.body),
     });
   };
 }

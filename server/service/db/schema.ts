@@ -25,6 +25,8 @@ const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'dat
 export const teams = service.table('teams', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
+  /** Announce each partial result set (`labtest.order.partial_results`), not only the final one. Off by default. */
+  partialResultsWebhooks: boolean('partial_results_webhooks').notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -540,6 +542,96 @@ export const parsingJobFiles = service.table('parsing_job_files', {
   bytes: bytea('bytes').notNull(),
 });
 
+/**
+ * An order's result report as the lab sends it: one row per order, replaced as partial results grow
+ * into final ones. The values themselves are rows of `biomarker_results`.
+ */
+export const orderResults = service.table(
+  'order_results',
+  {
+    orderId: uuid('order_id')
+      .primaryKey()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** `partial` while the lab is still working, then `final`. */
+    status: text('status').notNull(),
+    specimenNumber: text('specimen_number').notNull(),
+    /** The lab's report header: patient, laboratory and its CLIA number, provider, account (LabResultsMetadata without status). */
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
+    missingResults: jsonb('missing_results').$type<Record<string, unknown>[]>().notNull().default([]),
+    interpretation: text('interpretation').notNull(),
+    collectedAt: timestamp('collected_at', { withTimezone: true, mode: 'date' }),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }),
+    reportedAt: timestamp('reported_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** When `labtest.result.critical` went out: once per order. */
+    criticalNotifiedAt: timestamp('critical_notified_at', { withTimezone: true, mode: 'date' }),
+    /** Extension: who acknowledged the critical value (as the caller names them), when, and their note. */
+    criticalAcknowledgedAt: timestamp('critical_acknowledged_at', { withTimezone: true, mode: 'date' }),
+    criticalAcknowledgedBy: text('critical_acknowledged_by'),
+    criticalAcknowledgementNote: text('critical_acknowledgement_note'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('order_results_team_critical_idx').on(t.teamId, t.interpretation, t.criticalAcknowledgedAt)],
+);
+
+/**
+ * Every value of an analyte for a patient: results of orders and of approved lab reports, with the
+ * value as reported and, where UCUM can convert it, in the analyte's one unit (the history's charts).
+ */
+export const biomarkerResults = service.table(
+  'biomarker_results',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** `order` or `lab_report`. */
+    source: text('source').notNull(),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'cascade' }),
+    parsingJobId: uuid('parsing_job_id').references(() => parsingJobs.id, { onDelete: 'cascade' }),
+    /** Position in its report. */
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    loinc: text('loinc'),
+    loincSlug: text('loinc_slug'),
+    result: text('result').notNull(),
+    type: text('type').notNull(),
+    unit: text('unit'),
+    value: doublePrecision('value'),
+    referenceRange: text('reference_range'),
+    minRangeValue: doublePrecision('min_range_value'),
+    maxRangeValue: doublePrecision('max_range_value'),
+    isAboveMaxRange: boolean('is_above_max_range'),
+    isBelowMinRange: boolean('is_below_min_range'),
+    interpretation: text('interpretation'),
+    notes: text('notes'),
+    sourceMarkers: jsonb('source_markers').$type<Record<string, unknown>[] | null>(),
+    performingLaboratory: text('performing_laboratory'),
+    sourceSampleId: text('source_sample_id'),
+    normalizedValue: doublePrecision('normalized_value'),
+    normalizedUnit: text('normalized_unit'),
+    /** When the sample was taken (the history's time axis). */
+    observedAt: timestamp('observed_at', { withTimezone: true, mode: 'date' }).notNull(),
+    reportedAt: timestamp('reported_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('biomarker_results_user_loinc_idx').on(t.userId, t.loinc, t.observedAt),
+    index('biomarker_results_order_idx').on(t.orderId, t.position),
+    index('biomarker_results_job_idx').on(t.parsingJobId),
+  ],
+);
+
 export const serviceSchema = {
   teams,
   apiKeys,
@@ -565,5 +657,7 @@ export const serviceSchema = {
   appointmentSlots,
   parsingJobs,
   parsingJobFiles,
+  orderResults,
+  biomarkerResults,
 };
 export type ServiceSchema = typeof serviceSchema;

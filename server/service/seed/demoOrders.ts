@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Random } from '../../lib/random';
 import type { Database } from '../../store/db';
 import { labAccounts, labs, labTests, orderEvents, orders, teams, users, type ServiceSchema } from '../db/schema';
+import { releaseResults } from '../domain/results/produce';
 import { planSteps } from '../domain/orders/simulate';
 import { FINAL_TOPS, orderStatus, type Step, type Top } from '../domain/orders/statuses';
 import { seedDemoAppointment } from './demoAppointments';
@@ -26,7 +27,14 @@ export interface DemoOrdersOptions {
 interface Scenario {
   method: string;
   target: Step;
+  /** A regular's past draw: this patient, ended this many days ago (beyond the usual six weeks), of a test of this name when there is one. */
+  history?: { userId: string; endedDaysAgo: number; testName: string };
 }
+
+/** Regulars with a history of draws, and how long ago each of their past visits was (days). */
+const HISTORY_PATIENTS = 3;
+const HISTORY_VISITS_DAYS_AGO = [330, 215, 100];
+const HISTORY_TEST = 'Annual Wellness';
 
 const sc = (method: string, top: Top, low: string, times = 1): Scenario[] => Array.from({ length: times }, () => ({ method, target: { top, low } }));
 
@@ -268,15 +276,27 @@ export async function seedDemoOrders(db: Db, teamId: string, rng: Random, opts: 
     const scenarios = scenariosFor(methods, rng, opts.count ?? 40);
     // A handful of regulars have several orders; most patients have one.
     const regulars = rng.shuffle(people).slice(0, Math.max(1, Math.floor(people.length / 8)));
+    // A few regulars come back every few months for the same panel: their biomarkers have a history.
+    const historyMethod = methods.includes('walk_in_test') ? 'walk_in_test' : methods[0]!;
+    const returning = [...regulars, ...rng.shuffle(people).filter((p) => !regulars.includes(p))].slice(0, HISTORY_PATIENTS);
+    const histories: Scenario[] = returning.flatMap((u) =>
+      HISTORY_VISITS_DAYS_AGO.map((days) => ({
+        method: historyMethod,
+        target: { top: 'completed' as Top, low: 'completed' },
+        history: { userId: u.id, endedDaysAgo: days + rng.int(0, 20), testName: HISTORY_TEST },
+      })),
+    );
     const patients = new Map<string, Patient>();
     let written = 0;
-    for (const scenario of scenarios) {
+    for (const scenario of [...histories, ...scenarios]) {
       const steps = planSteps(scenario.method, { top: 'received', low: 'ordered' }, scenario.target);
       if (!steps) continue;
-      const { test, labSlug } = rng.pick(tests.filter((t) => t.test.method === scenario.method));
+      const candidates = tests.filter((t) => t.test.method === scenario.method);
+      const named = scenario.history ? candidates.filter((t) => t.test.name === scenario.history!.testName) : [];
+      const { test, labSlug } = rng.pick(named.length ? named : candidates);
       const account = rng.pick(accounts.filter((a) => a.labSlug === labSlug));
       const billingTypes = Object.entries(account.allowedBilling).filter(([, states]) => states.length > 0);
-      const user = rng.chance(0.3) ? rng.pick(regulars) : rng.pick(people);
+      const user = scenario.history ? people.find((p) => p.id === scenario.history!.userId)! : rng.chance(0.3) ? rng.pick(regulars) : rng.pick(people);
       // A patient keeps their name and home across orders; the billing follows where they live.
       let patient = patients.get(user.id);
       const usable = billingTypes.filter(([, states]) => !patient || states.includes(patient.place.state));
@@ -292,9 +312,9 @@ export async function seedDemoOrders(db: Db, teamId: string, rng: Random, opts: 
       const history: { status: string; at: number }[] = [];
       const gaps = steps.map((s) => durationMs(rng, s.low));
       const isFinal = FINAL_TOPS.has(scenario.target.top);
-      const sinceLast = isFinal ? rng.int(2, 20 * 24) * HOUR : rng.int(10, 30 * 60) * 60_000;
+      const sinceLast = scenario.history ? scenario.history.endedDaysAgo * DAY : isFinal ? rng.int(2, 20 * 24) * HOUR : rng.int(10, 30 * 60) * 60_000;
       const total = gaps.reduce((a, b) => a + b, 0);
-      const createdAt = now - Math.min(42 * DAY, total + sinceLast);
+      const createdAt = now - (scenario.history ? total + sinceLast : Math.min(42 * DAY, total + sinceLast));
       let at = createdAt;
       history.push({ status: orderStatus('received', scenario.method, 'ordered'), at });
       for (const [i, step] of steps.entries()) {
@@ -335,7 +355,6 @@ export async function seedDemoOrders(db: Db, teamId: string, rng: Random, opts: 
         reached.has('sample_error') ||
         (scenario.method === 'walk_in_test' && last.top === 'completed');
       const physician = rng.chance(0.6) ? { ...rng.pick(PHYSICIANS), npi: `1${digits(rng, 9)}` } : null;
-      const completed = last.top === 'completed';
 
       const [row] = await tx
         .insert(orders)
@@ -364,13 +383,22 @@ export async function seedDemoOrders(db: Db, teamId: string, rng: Random, opts: 
           clinicalNotes: rng.chance(0.3) ? rng.pick(CLINICAL_NOTES) : null,
           sampleId: sampled ? `${labSlug.slice(0, 2).toUpperCase()}${digits(rng, 9)}` : null,
           shipment,
-          interpretation: completed ? rng.pick(['normal', 'normal', 'normal', 'abnormal', 'abnormal', 'critical']) : null,
-          hasMissingResults: completed ? rng.chance(0.1) : null,
           createdAt: new Date(createdAt),
           updatedAt: new Date(history[history.length - 1]!.at),
         })
-        .returning({ id: orders.id });
+        .returning();
       await tx.insert(orderEvents).values(history.map((h) => ({ orderId: row!.id, status: h.status, createdAt: new Date(h.at) })));
+      // The lab's results, released when the history says: partial results, then the final report.
+      const resulted = history.filter((h) => h.status.endsWith('.partial_results') || h.status.startsWith('completed.'));
+      if (resulted.length) {
+        const request = { interpretation: rng.pick(['normal', 'normal', 'normal', 'abnormal', 'abnormal', 'critical'] as const), hasMissingResults: rng.chance(0.1) };
+        let summary = null;
+        for (const h of resulted) {
+          const stage = h.status.startsWith('completed.') ? 'final' : 'partial';
+          summary = (await releaseResults(tx, row!, stage, request, { now: new Date(h.at), emitEvents: false })) ?? summary;
+        }
+        if (summary) await tx.update(orders).set({ interpretation: summary.interpretation, hasMissingResults: summary.hasMissingResults }).where(eq(orders.id, row!.id));
+      }
       if (scenario.method === 'at_home_phlebotomy') {
         const reachedAt = new Map(steps.map((s, i) => [s.low, history[i + 1]!.at] as const));
         await seedDemoAppointment(tx, rng, {

@@ -157,6 +157,9 @@ const R = {
   lymphAbs: { label: 'Absolute Lymphocytes', loinc: '731-0', loincName: 'Lymphocytes [#/volume] in Blood by Automated count', unit: '10*3/uL', optional: true },
   monoAbs: { label: 'Absolute Monocytes', loinc: '742-7', loincName: 'Monocytes [#/volume] in Blood by Automated count', unit: '10*3/uL', optional: true },
   eosAbs: { label: 'Absolute Eosinophils', loinc: '711-2', loincName: 'Eosinophils [#/volume] in Blood by Automated count', unit: '10*3/uL', optional: true },
+  hivScreen: { label: 'HIV-1/2 Antigen and Antibodies, 4th Gen', loinc: '56888-1', loincName: 'HIV 1+2 Ab+HIV1 p24 Ag [Presence] in Serum or Plasma by Immunoassay', unit: null },
+  hcvAb: { label: 'Hepatitis C Antibody', loinc: '13955-0', loincName: 'Hepatitis C virus Ab [Presence] in Serum or Plasma by Immunoassay', unit: null },
+  rpr: { label: 'RPR (Syphilis Screen)', loinc: '20507-0', loincName: 'Reagin Ab [Presence] in Serum by RPR', unit: null },
   basoAbs: { label: 'Absolute Basophils', loinc: '704-7', loincName: 'Basophils [#/volume] in Blood by Automated count', unit: '10*3/uL', optional: true },
 } satisfies Record<string, ResultDefinition>;
 
@@ -171,7 +174,7 @@ type AoeKind = 'fasting' | 'collection_time' | 'psa';
 // Markers: one definition per biomarker or panel; `codes` holds each lab's own test code (a lab
 // without a code does not offer the marker). Codes follow each lab's style: Quest numeric test codes
 // (Sonora Quest, a Quest joint venture, shares them), Labcorp six-digit codes, BioReference
-// letter-prefixed codes. Each lab offers 30 to 40 markers.
+// letter-prefixed codes. Each lab offers 30 to 45 markers.
 
 interface MarkerDefinition {
   /** Stable number within a lab: the marker id is lab_id * 1000 + n. */
@@ -254,6 +257,9 @@ export const MARKER_DEFINITIONS: readonly MarkerDefinition[] = [
   { n: 42, name: 'DHEA Sulfate', type: 'biomarker', description: 'Adrenal androgen.', results: ['dheas'], price: 36, tat: [2, 5], codes: { labcorp: '004020' } },
   { n: 43, name: 'Apolipoprotein B', type: 'biomarker', description: 'Number of atherogenic lipoprotein particles.', results: ['apob'], price: 38, tat: [2, 5], codes: { quest: '7024', labcorp: '167015' } },
   { n: 44, name: 'Lipoprotein (a)', type: 'biomarker', description: 'Inherited cardiovascular risk factor.', results: ['lpa'], price: 42, tat: [3, 7], codes: { quest: '34604', labcorp: '120188' } },
+  { n: 46, name: 'HIV-1/2 Antigen and Antibodies, 4th Gen', type: 'biomarker', description: 'Screens for HIV infection (antibodies and p24 antigen).', results: ['hivScreen'], price: 32, tat: [1, 3], codes: { quest: '91431', labcorp: '083935', sonora_quest: '91431' } },
+  { n: 47, name: 'Hepatitis C Antibody', type: 'biomarker', description: 'Screens for past or present hepatitis C infection.', results: ['hcvAb'], price: 30, tat: [1, 3], codes: { quest: '8472', labcorp: '140659', bioreference: 'H0470' } },
+  { n: 48, name: 'RPR (Syphilis Screen)', type: 'biomarker', description: 'Screens for syphilis; reactive results are confirmed.', results: ['rpr'], price: 18, tat: [1, 3], codes: { quest: '799', labcorp: '012005' } },
   { n: 45, name: 'GGT', type: 'biomarker', description: 'Gamma-glutamyl transferase; liver and bile ducts.', results: ['ggt'], price: 12, tat: [1, 3], codes: { bioreference: 'G0210', sonora_quest: '482' } },
 
   // Panels
@@ -360,6 +366,7 @@ export const LAB_TEST_DEFINITIONS: readonly LabTestDefinition[] = [
   { lab: 'labcorp', name: 'Thyroid Check', markers: [3, 4, 5], method: 'at_home_phlebotomy', sampleType: 'serum', price: 65, fasting: false, tat: [1, 3] },
   { lab: 'labcorp', name: 'Heart Health', markers: [104, 29, 2], method: 'testkit', sampleType: 'arm_collector', price: 79, fasting: false, tat: [3, 7] },
   { lab: 'labcorp', name: 'Annual Wellness', markers: [101, 102, 104, 3, 2, 6], method: 'at_home_phlebotomy', sampleType: 'serum', price: 125, fasting: true, tat: [2, 5] },
+  { lab: 'labcorp', name: 'Sexual Health Screen', markers: [46, 47, 48], method: 'walk_in_test', sampleType: 'serum', price: 89, fasting: false, tat: [1, 3] },
   { lab: 'labcorp', name: "Women's Health", markers: [31, 3, 7, 6, 101], method: 'walk_in_test', sampleType: 'serum', price: 115, fasting: false, tat: [2, 5] },
   { lab: 'bioreference', name: 'Essential Metabolic Health', markers: [102, 104, 2], method: 'walk_in_test', sampleType: 'serum', price: 52, fasting: true, tat: [2, 4] },
   { lab: 'bioreference', name: 'Thyroid Check', markers: [3, 4], method: 'walk_in_test', sampleType: 'serum', price: 42, fasting: false, tat: [1, 3] },

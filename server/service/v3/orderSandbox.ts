@@ -26,7 +26,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       simulateOrder(app.db, req.teamId, req.params.order_id, {
         finalStatus: req.query.final_status,
         delaySeconds: req.query.delay,
-        result: { interpretation: req.body?.interpretation, has_missing_results: req.body?.has_missing_results },
+        result: { interpretation: req.body?.interpretation, result_types: req.body?.result_types, has_missing_results: req.body?.has_missing_results },
       }),
   });
 };

@@ -4,7 +4,7 @@
  * confirms: the confirm button has the focus.
  */
 import { useState } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import { Alert, Button, Checkbox, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, FormControlLabel, TextField } from '@mui/material';
 import { REVIEW_NOTES_MAX } from '../types';
 
 interface ApproveDialogProps {
@@ -12,13 +12,17 @@ interface ApproveDialogProps {
   results: number;
   changes: number;
   busy: boolean;
-  onConfirm: (notes: string) => void;
+  /** What differs between the report and the patient, when it does: approving then needs an explicit confirmation. */
+  mismatch: string | null;
+  onConfirm: (notes: string, confirmMismatch: boolean) => void;
   onClose: () => void;
 }
 
-export const ApproveDialog = ({ open, results, changes, busy, onConfirm, onClose }: ApproveDialogProps) => {
+export const ApproveDialog = ({ open, results, changes, busy, mismatch, onConfirm, onClose }: ApproveDialogProps) => {
   const [notes, setNotes] = useState('');
+  const [confirmed, setConfirmed] = useState(false);
   const tooLong = notes.length > REVIEW_NOTES_MAX;
+  const blocked = mismatch !== null && !confirmed;
   return (
     <Dialog open={open} onClose={busy ? undefined : onClose} aria-labelledby="approve-title" fullWidth maxWidth="xs">
       <DialogTitle id="approve-title">Approve these results?</DialogTitle>
@@ -27,6 +31,16 @@ export const ApproveDialog = ({ open, results, changes, busy, onConfirm, onClose
           {`${results} ${results === 1 ? 'result' : 'results'} will be filed for the patient`}
           {changes ? `, with your ${changes} ${changes === 1 ? 'correction' : 'corrections'}.` : ', as read (you changed nothing).'}
         </DialogContentText>
+        {mismatch && (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {mismatch}
+            <FormControlLabel
+              sx={{ display: 'flex', mt: 1 }}
+              control={<Checkbox checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} />}
+              label="I have checked: this report belongs to this patient"
+            />
+          </Alert>
+        )}
         <TextField
           label="Notes (optional)"
           value={notes}
@@ -42,7 +56,7 @@ export const ApproveDialog = ({ open, results, changes, busy, onConfirm, onClose
         <Button onClick={onClose} disabled={busy}>
           Keep reviewing
         </Button>
-        <Button variant="contained" color="success" autoFocus disabled={busy || tooLong} onClick={() => onConfirm(notes.trim())}>
+        <Button variant="contained" color="success" autoFocus={!mismatch} disabled={busy || tooLong || blocked} onClick={() => onConfirm(notes.trim(), confirmed)}>
           Approve
         </Button>
       </DialogActions>

@@ -14,6 +14,8 @@ import type { ParserJobRecord, ResultMetadata } from '../types';
 import { ApproveDialog } from './ApproveDialog';
 import { cellKey, doubtfulCells, doubtsOfRows } from './doubts';
 import { MetadataFields } from './MetadataFields';
+import { patientCheckOf, PatientMatch } from './PatientMatch';
+import { mismatchMessage } from '../../../server/contract/patientIdentity';
 import { RejectDialog } from './RejectDialog';
 import { ReportReasons } from './ReportReasons';
 import type { DraftField } from './ResultRow';
@@ -84,13 +86,18 @@ export const ReviewWorkspace = ({ job, canReview }: { job: WithData; canReview: 
     focusCell(targets[0] ?? cellKey(0, 'value'));
   }, [editable, focusCell, targets]);
 
-  const approve = (notes: string) => {
+  const check = useMemo(() => patientCheckOf(shown.metadata, job.patient_check), [shown.metadata, job.patient_check]);
+  // The service's refusal (a check it made on newer data) counts as much as ours.
+  const mismatch = check?.status === 'mismatch' ? mismatchMessage(check) : (problem?.errors.confirm_patient_mismatch ?? null);
+
+  const approve = (notes: string, confirmMismatch: boolean) => {
     setDialog(null);
     submit({
       decision: 'approve',
       metadata: correctedMetadata(draft.metadata),
       results: draft.results.map(correctedResult),
       ...(notes ? { notes } : {}),
+      ...(confirmMismatch ? { confirm_patient_mismatch: true } : {}),
     });
   };
   const reject = (notes: string) => {
@@ -135,6 +142,12 @@ export const ReviewWorkspace = ({ job, canReview }: { job: WithData; canReview: 
         {(editable || job.needs_human_review) && (
           <ReportReasons reasons={job.review_reasons?.report ?? []} doubtfulCells={targets.length} reviewed={job.is_reviewed} />
         )}
+        {(editable || job.needs_human_review) && <PatientMatch check={check} />}
+        {job.review?.patient_mismatch_confirmed && (
+          <Alert severity="warning" sx={{ mb: 2 }}>
+            Approved although the name or date of birth differed from the patient's orders: the reviewer confirmed the report is theirs.
+          </Alert>
+        )}
         {editable && <ShortcutHelp />}
         <Box sx={{ my: 2 }}>
           <MetadataFields metadata={shown.metadata} editable={editable} incomplete={incomplete} onChange={onMetadataChange} />
@@ -153,6 +166,7 @@ export const ReviewWorkspace = ({ job, canReview }: { job: WithData; canReview: 
         results={draft.results.length}
         changes={changeCount(draft)}
         busy={isPending}
+        mismatch={mismatch}
         onConfirm={approve}
         onClose={() => setDialog(null)}
       />

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from 
 import type { z } from 'zod';
 import type { Order, OrdersQuery } from '../../../contract';
 import type { Database } from '../../../store/db';
-import { orders, users, type ServiceSchema } from '../../db/schema';
+import { orderResults, orders, users, type ServiceSchema } from '../../db/schema';
 import { Invalid } from '../errors';
 import { presentOrders } from './present';
 
@@ -36,10 +36,21 @@ const lastStatusAt = sql`(select max(e.created_at) from "service"."order_events"
 function filters(teamId: string, q: OrdersQueryInput): SQL[] {
   const where: SQL[] = [eq(orders.teamId, teamId)];
   // Unknown status or method values are accepted: they simply match nothing (the enums may grow).
-  if (q.status?.length) where.push(inArray(orders.lowLevelStatus, q.status));
+  const criticalUnacknowledged = sql`${orders.id} in (select ${orderResults.orderId} from ${orderResults} where ${orderResults.teamId} = ${teamId} and ${orderResults.criticalNotifiedAt} is not null and ${orderResults.criticalAcknowledgedAt} is null)`;
+  if (q.status?.length) {
+    const byStatus = inArray(orders.lowLevelStatus, q.status);
+    where.push(q.include_critical_unacknowledged ? or(byStatus, criticalUnacknowledged)! : byStatus);
+  }
   if (q.order_type?.length) where.push(inArray(orders.collectionMethod, q.order_type));
   if (q.user_id) where.push(eq(orders.userId, q.user_id));
   if (q.order_ids?.length) where.push(inArray(orders.id, q.order_ids));
+  if (q.interpretation?.length) where.push(inArray(orders.interpretation, q.interpretation));
+  if (q.critical_acknowledged === false) where.push(criticalUnacknowledged);
+  if (q.critical_acknowledged === true) {
+    where.push(
+      sql`${orders.id} in (select ${orderResults.orderId} from ${orderResults} where ${orderResults.teamId} = ${teamId} and ${orderResults.criticalAcknowledgedAt} is not null)`,
+    );
+  }
   if (q.start_date) where.push(gte(orders.createdAt, parseDateBound(q.start_date, 'start', 'start_date')));
   if (q.end_date) where.push(lte(orders.createdAt, parseDateBound(q.end_date, 'end', 'end_date')));
   if (q.updated_start_date) where.push(gte(orders.updatedAt, parseDateBound(q.updated_start_date, 'start', 'updated_start_date')));

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { INTERPRETATIONS, type PostOrderResponse } from '../../../contract';
+import { INTERPRETATIONS, RESULT_TYPES, type PostOrderResponse } from '../../../contract';
 import type { Database } from '../../../store/db';
 import { enqueueJob, type JobContext } from '../../jobs/queue';
 import { jobs, orders, type ServiceSchema } from '../../db/schema';
@@ -9,6 +9,7 @@ import { jobWasCancelled, LIFECYCLE, lockOrder, ORDER_ADVANCE_KIND, orderStatuse
 import { presentOrders, type OrderRow } from './present';
 import { FINAL_TOPS, orderStatus, parseOrderStatus, type Step, type Top } from './statuses';
 import { moveOrder } from './transitions';
+import { orderCanBeCritical, type ResultRequest } from '../results/produce';
 
 /**
  * The sandbox's `POST /v3/order/:order_id/test`: drives an order to a chosen status along a plausible
@@ -22,11 +23,19 @@ type PostOrderAnswer = z.infer<typeof PostOrderResponse>;
 export const SIMULATE_STEP_KIND = 'order.simulate_step';
 
 
-/** What the results of a completed simulated order say. */
+/** What the results of a simulated order say (the sandbox body). */
 export interface SimulatedResult {
   interpretation?: (typeof INTERPRETATIONS)[number] | null;
+  result_types?: string[] | null;
   has_missing_results?: boolean | null;
 }
+
+/** The sandbox is for predictable tests: normal results and none missing unless asked (the lifecycle's own orders vary). */
+const resultRequest = (r: SimulatedResult): ResultRequest => ({
+  interpretation: r.interpretation ?? 'normal',
+  resultTypes: r.result_types ?? null,
+  hasMissingResults: r.has_missing_results ?? false,
+});
 
 /** Cost of a step when planning: the happy path is preferred to detours. */
 const HAPPY_COST = 1;
@@ -90,12 +99,6 @@ export async function cancelLifecycleJobs(tx: Db, orderId: string, reason: strin
   return cancelled.length;
 }
 
-/** The result fields a step sets: a completed order gets its interpretation (normal unless told) and has_missing_results. */
-function resultChanges(step: Step, result: SimulatedResult): Partial<typeof orders.$inferInsert> {
-  if (step.top !== 'completed') return {};
-  return { interpretation: result.interpretation ?? 'normal', hasMissingResults: result.has_missing_results ?? false };
-}
-
 const StepSchema = z.object({ top: z.string(), low: z.string() });
 const SimulateStepPayload = z.object({
   order_id: z.uuid(),
@@ -107,6 +110,7 @@ const SimulateStepPayload = z.object({
   rest: z.array(StepSchema).default([]),
   delay_seconds: z.number().min(0).default(0),
   interpretation: z.enum(INTERPRETATIONS).nullable().optional(),
+  result_types: z.array(z.string()).nullable().optional(),
   has_missing_results: z.boolean().nullable().optional(),
 });
 type SimulateStepPayload = z.infer<typeof SimulateStepPayload>;
@@ -151,6 +155,20 @@ export async function simulateOrder(db: Db, teamId: string, orderId: string, inp
         'value_error.enum',
       );
     }
+    const unknownTypes = (input.result.result_types ?? []).filter((t) => !(RESULT_TYPES as readonly string[]).includes(t));
+    if (unknownTypes.length) {
+      throw new Invalid(['body', 'result_types'], `unknown result type ${unknownTypes.join(', ')}: use ${RESULT_TYPES.join(', ')}`, 'value_error.enum');
+    }
+    if (input.result.interpretation === 'critical') {
+      const { possible, analytes } = await orderCanBeCritical(tx, order);
+      if (!possible) {
+        throw new Invalid(
+          ['body', 'interpretation'],
+          `none of this order's results has critical limits (${analytes.slice(0, 8).join(', ')}${analytes.length > 8 ? ', …' : ''}); a critical value needs a test such as glucose, potassium, sodium, calcium or a blood count`,
+          'value_error.no_critical_limits',
+        );
+      }
+    }
     const parsed = parseOrderStatus(input.finalStatus)!;
     const target: Step = { top: parsed.top as Top, low: parsed.low };
     const steps = planSteps(method, { top: order.status, low: order.lowLevelStatus }, target);
@@ -164,8 +182,8 @@ export async function simulateOrder(db: Db, teamId: string, orderId: string, inp
     if (steps.length === 0) {
       message = `The order is already ${current}`;
     } else if (input.delaySeconds === 0) {
-      for (const [i, step] of steps.entries()) {
-        row = await moveOrder(tx, row, step.top, step.low, i === steps.length - 1 ? resultChanges(step, input.result) : {});
+      for (const step of steps) {
+        row = await moveOrder(tx, row, step.top, step.low, {}, resultRequest(input.result));
       }
       message = `Order moved to ${input.finalStatus} in ${steps.length} step${steps.length === 1 ? '' : 's'}`;
     } else {
@@ -178,6 +196,7 @@ export async function simulateOrder(db: Db, teamId: string, orderId: string, inp
         rest,
         delay_seconds: input.delaySeconds,
         interpretation: input.result.interpretation ?? null,
+        result_types: input.result.result_types ?? null,
         has_missing_results: input.result.has_missing_results ?? null,
       });
       message = `${steps.length} step${steps.length === 1 ? '' : 's'} to ${input.finalStatus} scheduled, one every ${input.delaySeconds} s`;
@@ -205,7 +224,7 @@ export async function runSimulateStep(db: Db, rawPayload: Record<string, unknown
     if (order.lowLevelStatus !== p.from || FINAL_TOPS.has(order.status)) return { kind: 'stale' };
     const step: Step = { top: p.top as Top, low: p.low };
     const isLast = p.rest.length === 0;
-    const moved = await moveOrder(tx, order, step.top, step.low, isLast ? resultChanges(step, p) : {});
+    const moved = await moveOrder(tx, order, step.top, step.low, {}, resultRequest(p));
     let nextJobId: number | null = null;
     if (!isLast) {
       const [next, ...rest] = p.rest;

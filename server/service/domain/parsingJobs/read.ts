@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { ParsingJob } from '../../../contract';
+import type { ParsedLabReportData, ParsingJob } from '../../../contract';
+import { checkReportPatient } from '../biomarkers/patientCheck';
 import type { Database } from '../../../store/db';
 import { parsingJobFiles, parsingJobs, type ServiceSchema } from '../../db/schema';
 import { NotFound } from '../errors';
@@ -14,7 +15,8 @@ export async function getParsingJob(db: ServiceDb, teamId: string, jobId: string
     .from(parsingJobs)
     .where(and(eq(parsingJobs.id, jobId), eq(parsingJobs.teamId, teamId)));
   if (!row) throw new NotFound('Parsing job');
-  return presentParsingJob(row);
+  const data = row.data as ParsedLabReportData | null;
+  return { ...presentParsingJob(row), ...(data ? { patient_check: await checkReportPatient(db, teamId, row.userId, data.metadata) } : {}) };
 }
 
 export interface UploadedFile {

@@ -5,6 +5,8 @@ import { parsingJobFiles, parsingJobs, type ServiceSchema } from '../../db/schem
 import { parseLabReport } from '../../reader';
 import { ReaderPoolClosed } from '../../sandbox/readerPool';
 import type { ParseOptions, ParseOutcome } from '../../reader/types';
+import { checkReportPatient, mismatchMessage } from '../biomarkers/patientCheck';
+import { recordReportResults } from '../biomarkers/fromReport';
 import { emitEvent } from '../../webhooks/outbox';
 import { PARSE_MAX_ATTEMPTS, PARSING_JOB_UPDATED } from './create';
 import { presentParsingJob } from './present';
@@ -77,25 +79,33 @@ async function settle(db: Db, jobId: string, outcome: ParseOutcome) {
     const [current] = await tx.select().from(parsingJobs).where(eq(parsingJobs.id, jobId)).for('update');
     if (!current || (current.stage !== 'queued' && current.stage !== 'parsing')) return;
     const now = new Date();
-    const change = outcome.ok
-      ? (() => {
-          const toReview = outcome.needsReview || current.reviewRequested;
-          return {
-            status: toReview ? 'started' : 'completed',
-            stage: toReview ? 'awaiting_review' : 'done',
-            needsHumanReview: toReview,
-            data: outcome.data,
-            reviewReasons: outcome.reviewReasons,
-            stats: { pages: outcome.stats.pages, ocr_pages: outcome.stats.ocrPages, mean_ocr_confidence: outcome.stats.meanOcrConfidence },
-            failureReason: null,
-          };
-        })()
-      : { status: 'failed', stage: 'failed', failureReason: outcome.failureReason };
+    let change;
+    if (outcome.ok) {
+      // A report that does not name this patient must not enter their history unseen: a reviewer checks it.
+      const check = await checkReportPatient(tx, current.teamId, current.userId, outcome.data.metadata);
+      const mismatch = check.status === 'mismatch';
+      const reviewReasons = mismatch
+        ? { ...outcome.reviewReasons, report: [...outcome.reviewReasons.report, { code: 'patient_mismatch', message: mismatchMessage(check) }] }
+        : outcome.reviewReasons;
+      const toReview = outcome.needsReview || current.reviewRequested || mismatch;
+      change = {
+        status: toReview ? 'started' : 'completed',
+        stage: toReview ? 'awaiting_review' : 'done',
+        needsHumanReview: toReview,
+        data: outcome.data,
+        reviewReasons,
+        stats: { pages: outcome.stats.pages, ocr_pages: outcome.stats.ocrPages, mean_ocr_confidence: outcome.stats.meanOcrConfidence },
+        failureReason: null,
+      };
+    } else {
+      change = { status: 'failed', stage: 'failed', failureReason: outcome.failureReason };
+    }
     const [row] = await tx
       .update(parsingJobs)
       .set({ ...change, progress: 1, updatedAt: now })
       .where(eq(parsingJobs.id, jobId))
       .returning();
+    if (row!.stage === 'done') await recordReportResults(tx, row!);
     await emitEvent(tx, row!.teamId, PARSING_JOB_UPDATED, row!.userId, presentParsingJob(row!) as unknown as Record<string, unknown>);
   });
 }

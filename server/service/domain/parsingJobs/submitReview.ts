@@ -3,6 +3,8 @@ import type { LabReportResult, ParsedLabReportData, ParsingJobReviewBody } from 
 import type { Database } from '../../../store/db';
 import { parsingJobs, type ServiceSchema } from '../../db/schema';
 import { emitEvent } from '../../webhooks/outbox';
+import { recordReportResults } from '../biomarkers/fromReport';
+import { checkReportPatient, mismatchMessage } from '../biomarkers/patientCheck';
 import { Invalid, NotFound, ServiceError } from '../errors';
 import { PARSING_JOB_UPDATED } from './create';
 import { presentParsingJob } from './present';
@@ -29,7 +31,23 @@ export async function reviewParsingJob(db: Database<ServiceSchema>, teamId: stri
 
     const extracted = job.data as ParsedLabReportData;
     const reviewed_at = new Date();
-    const review = { decision: body.decision, reviewer: body.reviewer ?? null, notes: body.notes ?? null, reviewed_at: reviewed_at.toISOString() };
+    let mismatchConfirmed = false;
+    if (body.decision === 'approve') {
+      const check = await checkReportPatient(tx, teamId, job.userId, body.metadata ?? extracted.metadata);
+      if (check.status === 'mismatch') {
+        if (!body.confirm_patient_mismatch) {
+          throw new Invalid(['body', 'confirm_patient_mismatch'], `${mismatchMessage(check)} To file it under this patient anyway, approve again with confirm_patient_mismatch: true.`, 'value_error.patient_mismatch');
+        }
+        mismatchConfirmed = true;
+      }
+    }
+    const review = {
+      decision: body.decision,
+      reviewer: body.reviewer ?? null,
+      notes: body.notes ?? null,
+      reviewed_at: reviewed_at.toISOString(),
+      ...(mismatchConfirmed ? { patient_mismatch_confirmed: true } : {}),
+    };
     const change =
       body.decision === 'approve'
         ? {
@@ -50,6 +68,7 @@ export async function reviewParsingJob(db: Database<ServiceSchema>, teamId: stri
       .set({ ...change, isReviewed: true, review, updatedAt: reviewed_at })
       .where(eq(parsingJobs.id, job.id))
       .returning();
+    if (row!.stage === 'done') await recordReportResults(tx, row!);
     const present = presentParsingJob(row!);
     await emitEvent(tx, teamId, PARSING_JOB_UPDATED, row!.userId, present as unknown as Record<string, unknown>);
     return present;
