@@ -13,7 +13,7 @@ import { runParseJob } from '../../server/service/domain/parsingJobs/run';
 import type { ParseOutcome } from '../../server/service/reader/types';
 import { sharedLabTestId, syncLabCatalogue } from '../../server/service/seed/labCatalogue';
 import { expect422, storeKinds, UNKNOWN_UUID, useService, type Team } from './harness';
-import { createBody, insertLabAccount, patientDetails } from './orderFixtures';
+import { createBody, insertLabAccount } from './orderFixtures';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const GLUCOSE = '2345-7';
