@@ -9,6 +9,7 @@ import { fetchRange, sendAll, sendList, type RangeResult } from '../pagination';
 import type { ServiceClient } from '../upstream/client';
 import { UpstreamError } from '../upstream/errors';
 import { planOrdersList } from './orderQuery';
+import { sendPdf } from './sendPdf';
 
 export { IDEMPOTENCY_HEADER };
 
@@ -168,18 +169,7 @@ export function ordersResource(client: ServiceClient): FastifyPluginAsyncZod {
           if (err instanceof UpstreamError && err.status === 404) throw notFound();
           throw err;
         }
-        const type = pdf.contentType.split(';')[0]?.trim().toLowerCase();
-        if (type !== 'application/pdf' && type !== 'application/octet-stream') {
-          // Never serve another kind of upstream content from the dashboard's origin.
-          pdf.body.destroy();
-          throw new BffError(502, 'The service answered the requisition with something other than a PDF');
-        }
-        reply
-          .type('application/pdf')
-          .header('content-disposition', `attachment; filename="requisition-${id.toLowerCase()}.pdf"`)
-          .header('cache-control', 'no-store');
-        if (pdf.contentLength !== null) reply.header('content-length', String(pdf.contentLength));
-        return reply.send(pdf.body);
+        return sendPdf(reply, pdf, { what: 'the requisition', disposition: 'attachment', fileName: `requisition-${id.toLowerCase()}.pdf` });
       },
     );
   };

@@ -18,6 +18,7 @@ import { requirePermission } from '../auth/plugin';
 import { BffError } from '../errors';
 import type { ServiceClient } from '../upstream/client';
 import { UpstreamError } from '../upstream/errors';
+import { sendPdf } from './sendPdf';
 
 const TAGS = ['results'];
 const orderNotFound = () => new BffError(404, 'Order not found');
@@ -98,18 +99,7 @@ export function resultsResource(client: ServiceClient): FastifyPluginAsyncZod {
           if (err instanceof UpstreamError && err.status === 404) throw await notReadyOrNotFound(client, id, err);
           throw err;
         }
-        const type = pdf.contentType.split(';')[0]?.trim().toLowerCase();
-        if (type !== 'application/pdf' && type !== 'application/octet-stream') {
-          pdf.body.destroy();
-          throw new BffError(502, 'The service answered the result report with something other than a PDF');
-        }
-        reply
-          .type('application/pdf')
-          .header('content-disposition', `inline; filename="results-${id.toLowerCase()}.pdf"`)
-          .header('cache-control', 'no-store')
-          .header('x-content-type-options', 'nosniff');
-        if (pdf.contentLength !== null) reply.header('content-length', String(pdf.contentLength));
-        return reply.send(pdf.body);
+        return sendPdf(reply, pdf, { what: 'the result report', disposition: 'inline', fileName: `results-${id.toLowerCase()}.pdf` });
       },
     );
 
