@@ -184,6 +184,23 @@ describe('webhook endpoints', () => {
   });
 });
 
+describe('the team’s result webhooks', () => {
+  it('lets an admin announce partial results, a setting the service keeps', async () => {
+    const { user } = await open('/webhook-endpoints');
+    const region = await screen.findByRole('region', { name: 'Result webhooks' });
+    const toggle = within(region).getByRole('switch', { name: 'Announce partial results' });
+    await waitFor(() => expect(toggle).not.toBeDisabled());
+    expect(toggle).not.toBeChecked();
+    await user.click(toggle);
+    await waitFor(() => expect(toggle).toBeChecked());
+    expect(await screen.findByText('Partial results will be announced')).toBeInTheDocument();
+    const settings = await stack.service.call<{ partial_results_webhooks: boolean }>(stack.service.team, 'GET', '/v2/team/settings');
+    expect(settings.body.partial_results_webhooks).toBe(true);
+    await user.click(toggle);
+    await waitFor(async () => expect((await stack.service.call<{ partial_results_webhooks: boolean }>(stack.service.team, 'GET', '/v2/team/settings')).body.partial_results_webhooks).toBe(false));
+  });
+});
+
 describe('an endpoint’s page', () => {
   it('lists deliveries newest first with their attempts, and replays a failed one', async () => {
     const { user } = await open(`/webhook-endpoints/${ENDPOINT.id}/show`);
