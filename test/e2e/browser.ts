@@ -112,9 +112,13 @@ export class PageWatch {
     clearTimeout(timer);
   }
 
-  /** /api answers that were not 2xx, leaving out those `expected` matches (e.g. the session probe's 401). */
+  /**
+   * /api answers that were not 2xx, leaving out those `expected` matches (e.g. the session probe's
+   * 401) and an order page's "no results yet" (404 results_not_ready: the normal state of an open order).
+   */
   apiFailures(expected: RegExp[] = [/^401 GET \/api\/auth\/me/]): string[] {
-    return this.apiStatuses.filter((s) => !/^2\d\d /.test(s) && !expected.some((re) => re.test(s)));
+    const normal = [...expected, /^404 GET \/api\/orders\/[0-9a-f-]+\/results$/];
+    return this.apiStatuses.filter((s) => !/^2\d\d /.test(s) && !normal.some((re) => re.test(s)));
   }
 }
 
