@@ -25,7 +25,7 @@ const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'dat
 export const teams = service.table('teams', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
-  /** Announce each partial result set (`labtest.order.partial_results`), not only the final one. Off by default. */
+  /** Announce each partial result set (`labtest.result.partial`), not only the final one. Off by default. */
   partialResultsWebhooks: boolean('partial_results_webhooks').notNull().default(false),
   createdAt: createdAt(),
 });
