@@ -163,6 +163,15 @@ describe('orders list upstream query', () => {
     expect(seen).toEqual([]);
   });
 
+  it('says 501 for "critical results" where the service ignores the critical filter, and never lists its orders as critical', async () => {
+    // This service answers any query with every order: it would not refuse a filter value that is not a boolean.
+    answer = () => json(200, { orders: [wireOrder], total: 1, page: 1, size: 25 });
+    const r = await bff.get(`/api/orders${listQuery({ filter: { critical_unacknowledged: true } })}`, coordinator);
+    expect(r.status).toBe(501);
+    expect(r.body.message).toMatch(/cannot list orders by unacknowledged critical result/);
+    expect(seen.map((x) => x.query.get('critical_acknowledged'))).toEqual(['not-a-boolean']);
+  });
+
   it('refuses an unsupported sort without calling the service', async () => {
     const r = await bff.get(`/api/orders${listQuery({ sort: ['billing_type', 'ASC'] })}`, coordinator);
     expect(r.status).toBe(400);

@@ -78,12 +78,15 @@ describe('an order’s results', () => {
     }
   });
 
-  it('streams the result report as a PDF that is not cached', async () => {
+  it('streams the result report as a PDF that is not cached, audited by order and patient', async () => {
+    const before = await lastAuditId();
     const r = await bff.request({ method: 'GET', url: `/api/orders/${o.normal.id}/results.pdf`, session: s.coordinator });
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('application/pdf');
     expect(r.headers['cache-control']).toBe('no-store');
     expect(r.raw.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const [download] = await auditSince(before);
+    expect(download).toMatchObject({ resource: 'order_results', action: 'download', recordIds: [o.normal.id], patientIds: [patientId] });
     expect((await bff.request({ method: 'GET', url: `/api/orders/${o.pending.id}/results.pdf`, session: s.coordinator })).status).toBe(404);
   });
 
@@ -113,9 +116,9 @@ describe('acknowledging a critical value', () => {
     expect(again.status).toBe(200);
     expect(again.body.acknowledged_by).toContain(bff.staff.coordinator.email);
     const events = await auditSince(before);
-    expect(events.map((e) => [e.action, e.staffId, (e.detail as { first?: boolean }).first])).toEqual([
-      ['acknowledge', bff.staff.coordinator.id, true],
-      ['acknowledge', bff.staff.admin.id, false],
+    expect(events.map((e) => [e.action, e.staffId, (e.detail as { first?: boolean }).first, e.patientIds])).toEqual([
+      ['acknowledge', bff.staff.coordinator.id, true, [patientId]],
+      ['acknowledge', bff.staff.admin.id, false, [patientId]],
     ]);
     // The note is free text about a patient: never in the trail.
     expect(JSON.stringify(events)).not.toContain('sent to ED');
@@ -132,6 +135,44 @@ describe('acknowledging a critical value', () => {
     const pending = await bff.request({ method: 'POST', url: `/api/orders/${o.pending.id}/critical-acknowledgement`, session: s.coordinator, payload: {} });
     expect(pending.status).toBe(404);
     expect((pending.body as { code?: string }).code).toBe('results_not_ready');
+  });
+});
+
+describe('a critical value that the report no longer summarises as critical', () => {
+  // Another patient, so the biomarker history below stays that of the first one.
+  let otherPatient: string;
+  beforeAll(async () => {
+    [otherPatient] = (await service.addUsers(service.team, [{ clientUserId: 'pt-results-bff-2' }])) as [string];
+  });
+
+  it('still carries the acknowledgement state, lists the order as unacknowledged, and takes the acknowledgement', async () => {
+    const order = await service.placeOrder(service.team, otherPatient, { lab_test_id: PANEL });
+    await drive(order, 'sample_with_lab.walk_in_test.partial_results', { interpretation: 'critical' });
+    const partial = await bff.get<OrderResults>(`/api/orders/${order.id}/results`, s.coordinator);
+    expect(partial.body.metadata.status).toBe('partial');
+    expect(partial.body.results.some((x) => x.interpretation === 'critical')).toBe(true);
+    // The final report is summarised as "unknown"; the critical value released with the partial one stands.
+    await drive(order, 'completed.walk_in_test.completed', { interpretation: 'unknown' });
+    const final = await bff.get<OrderResults>(`/api/orders/${order.id}/results`, s.coordinator);
+    expect(final.body.metadata.status).toBe('final');
+    expect(final.body.results.some((x) => x.interpretation === 'critical')).toBe(true);
+    expect(final.body.critical_acknowledgement).toBeNull();
+    const waiting = await bff.get<Order[]>(`/api/orders${listQuery({ filter: { critical_unacknowledged: true } })}`, s.coordinator);
+    expect(waiting.body.map((x) => x.id)).toEqual([order.id]);
+    const ack = await bff.request({ method: 'POST', url: `/api/orders/${order.id}/critical-acknowledgement`, session: s.coordinator, payload: {} });
+    expect(ack.status).toBe(201);
+  });
+
+  it('records exactly one first acknowledgement when two coordinators acknowledge at once', async () => {
+    const order = await service.placeOrder(service.team, otherPatient, { lab_test_id: PANEL });
+    await drive(order, 'completed.walk_in_test.completed', { interpretation: 'critical' });
+    const before = await lastAuditId();
+    const answers = await Promise.all(
+      [s.coordinator, s.admin].map((session) => bff.request({ method: 'POST', url: `/api/orders/${order.id}/critical-acknowledgement`, session, payload: {} })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 201]);
+    const events = await auditSince(before);
+    expect(events.map((e) => (e.detail as { first?: boolean }).first).sort()).toEqual([false, true]);
   });
 });
 

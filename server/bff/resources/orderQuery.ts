@@ -56,7 +56,7 @@ export function planOrdersList(params: ListParams<OrdersListParams['filter']>): 
       start_date: startDate,
       end_date: endDate,
       search_input: search,
-      ...(critical ? { interpretation: ['critical'], critical_acknowledged: false } : {}),
+      ...(critical ? { critical_acknowledged: false } : {}),
       ...(withCritical ? { include_critical_unacknowledged: true } : {}),
       order_key: orderKey,
       order_direction: sort.order === 'ASC' ? 'asc' : 'desc',

@@ -66,16 +66,16 @@ export function ordersResource(client: ServiceClient): FastifyPluginAsyncZod {
           result = { items: [], total: 0, hasNextPage: false, upstreamCalls: 0 };
         } else {
           const query = plan.query;
+          // A deployment without the critical-result filter would answer every order as if it were critical.
+          if (query.critical_acknowledged === false && !(await client.knowsCriticalFilter())) {
+            throw new BffError(501, 'This service cannot list orders by unacknowledged critical result');
+          }
           result = await fetchRange(
             {
               kind: 'page',
               maxSize: ORDERS_MAX_SIZE,
               fetch: async (page, size) => {
                 const answer = await client.listOrders({ ...query, page, size });
-                // A deployment without the critical-result filter answers every order: never show those as critical.
-                if (query.critical_acknowledged === false && answer.orders.some((o) => o.interpretation !== 'critical')) {
-                  throw new BffError(501, 'This service cannot list orders by unacknowledged critical result');
-                }
                 return { items: answer.orders, total: answer.total };
               },
             },

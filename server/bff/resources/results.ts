@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Order } from '../../contract';
 import {
   AcknowledgeCritical,
   BiomarkerHistoryParams,
@@ -27,12 +28,32 @@ const userNotFound = () => new BffError(404, 'User not found');
 /** An upstream 404 of a results call: the order is unknown, or it is known and has no results yet. */
 async function notReadyOrNotFound(client: ServiceClient, orderId: string, err: UpstreamError): Promise<BffError> {
   try {
-    const order = await client.getOrder(orderId);
-    return new BffError(404, `No results yet: the order is ${order.status ?? 'in progress'}`, undefined, RESULTS_NOT_READY);
+    return notReady(await client.getOrder(orderId));
   } catch {
     return err.status === 404 ? orderNotFound() : new BffError(502, 'The service did not answer the results');
   }
 }
+
+const notReady = (order: Order) => new BffError(404, `No results yet: the order is ${order.status ?? 'in progress'}`, undefined, RESULTS_NOT_READY);
+
+/** The order, read first where the audit trail must name its patient; unknown or another team's is 404. */
+async function orderOf(client: ServiceClient, orderId: string): Promise<Order> {
+  if (!isUuid(orderId)) throw orderNotFound();
+  try {
+    return await client.getOrder(orderId);
+  } catch (err) {
+    if (err instanceof UpstreamError && (err.status === 404 || err.status === 422)) throw orderNotFound();
+    throw err;
+  }
+}
+
+/**
+ * Whether the results carry a critical value. The values decide, not the order-level interpretation:
+ * a critical value released with partial results stays critical even where a later report is
+ * summarised otherwise, and it still needs someone to act on it.
+ */
+const hasCriticalValue = (results: OrderResults) =>
+  results.metadata.interpretation === 'critical' || results.results.some((r) => r.interpretation === 'critical');
 
 /** Where a deployment has no acknowledgement extension, the results still show; acknowledging then says it cannot. */
 async function acknowledgementOf(client: ServiceClient, orderId: string) {
@@ -70,8 +91,7 @@ export function resultsResource(client: ServiceClient): FastifyPluginAsyncZod {
           if (err instanceof UpstreamError && err.status === 404) throw await notReadyOrNotFound(client, id, err);
           throw err;
         }
-        const critical = results.metadata.interpretation === 'critical';
-        return { ...results, ...(critical ? { critical_acknowledgement: await acknowledgementOf(client, id) } : {}) };
+        return { ...results, ...(hasCriticalValue(results) ? { critical_acknowledgement: await acknowledgementOf(client, id) } : {}) };
       },
     );
 
@@ -90,13 +110,14 @@ export function resultsResource(client: ServiceClient): FastifyPluginAsyncZod {
       },
       async (req, reply) => {
         const { id } = req.params;
-        if (!isUuid(id)) throw orderNotFound();
+        const order = await orderOf(client, id);
         req.auditNote.recordIds = [id];
+        req.auditNote.patientIds = [order.user_id];
         let pdf;
         try {
           pdf = await client.orderResultsPdf(id);
         } catch (err) {
-          if (err instanceof UpstreamError && err.status === 404) throw await notReadyOrNotFound(client, id, err);
+          if (err instanceof UpstreamError && err.status === 404) throw notReady(order);
           throw err;
         }
         return sendPdf(reply, pdf, { what: 'the result report', disposition: 'inline', fileName: `results-${id.toLowerCase()}.pdf` });
@@ -118,19 +139,19 @@ export function resultsResource(client: ServiceClient): FastifyPluginAsyncZod {
       },
       async (req, reply) => {
         const { id } = req.params;
-        if (!isUuid(id)) throw orderNotFound();
+        const order = await orderOf(client, id);
         req.auditNote.recordIds = [id];
+        req.auditNote.patientIds = [order.user_id];
         const user = req.session!.user;
         // The service records a name; the audit trail records the member's id beside it.
         const by = `${user.name} <${user.email}>`;
         try {
-          const before = await acknowledgementOf(client, id);
-          const ack = await client.acknowledgeCritical(id, { acknowledged_by: by, note: req.body.note || null });
-          req.auditNote.detail = { first: !before };
-          return reply.status(before ? 200 : 201).send(ack);
+          const { created, acknowledgement } = await client.acknowledgeCritical(id, { acknowledged_by: by, note: req.body.note || null });
+          req.auditNote.detail = { first: created };
+          return reply.status(created ? 201 : 200).send(acknowledgement);
         } catch (err) {
           if (err instanceof UpstreamError) {
-            if (err.status === 404) throw await notReadyOrNotFound(client, id, err);
+            if (err.status === 404) throw notReady(order);
             if (err.status === 405) throw new BffError(501, 'This service does not record acknowledgements of critical results');
             if (err.status === 409) throw new BffError(409, 'This order has no critical result to acknowledge');
           }

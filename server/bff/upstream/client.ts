@@ -135,6 +135,8 @@ export function path(strings: TemplateStringsArray, ...values: string[]): string
   }, '');
 }
 
+/** How long a capability probe's answer is trusted: a redeployed service may gain an extension. */
+const CAPABILITY_TTL_MS = 10 * 60_000;
 const appointmentPath = (orderId: string) => path`/v3/order/${orderId}/phlebotomy/appointment`;
 
 /** One call to the service. */
@@ -169,6 +171,7 @@ export class ServiceClient {
    * a deployment may serve only one. Try the SDK's, fall back once on 404/405, remember what worked.
    */
   private usersPath: string | null = null;
+  private criticalFilterProbe: { at: number; known: boolean } | null = null;
 
   async listUsers(offset: number, limit: number) {
     const list = (at: string) => this.call({ operation: 'list users', path: at, query: { offset, limit }, response: PaginatedUsers });
@@ -275,14 +278,32 @@ export class ServiceClient {
     return this.call({ operation: 'get critical acknowledgement', path: path`/v3/order/${orderId}/result/critical/acknowledgement`, response: CriticalAcknowledgement.nullable() });
   }
 
+  /** Extension: `created` is the service's word (201) that this acknowledgement is the first; a 200 answers the one that stands. */
   async acknowledgeCritical(orderId: string, body: WireBody<typeof AcknowledgeCriticalBody>) {
-    return this.call({
+    const { status, data } = await this.callWithStatus({
       operation: 'acknowledge critical result',
       method: 'POST',
       path: path`/v3/order/${orderId}/result/critical/acknowledgement`,
       json: body,
       response: CriticalAcknowledgement,
     });
+    return { created: status === 201, acknowledgement: data };
+  }
+
+  /**
+   * Extension probe: does this service filter orders by unacknowledged critical result? One that
+   * knows the filter refuses a value that is not a boolean; one that does not ignores it (and would
+   * answer every order as if it were critical). Asked at most once every ten minutes.
+   */
+  async knowsCriticalFilter(): Promise<boolean> {
+    const now = Date.now();
+    if (this.criticalFilterProbe && now - this.criticalFilterProbe.at < CAPABILITY_TTL_MS) return this.criticalFilterProbe.known;
+    const res = await this.send({ operation: 'probe critical filter', path: '/v3/orders', query: { critical_acknowledged: 'not-a-boolean', size: 1 } }, 'application/json');
+    if (res.status !== 400 && res.status !== 422 && !res.ok) throw await upstreamError(res, 'probe critical filter');
+    await res.arrayBuffer(); // read to the end (small), so the connection goes back to the pool
+    const known = !res.ok;
+    this.criticalFilterProbe = { at: now, known };
+    return known;
   }
 
   async userBiomarkers(userId: string) {
@@ -473,6 +494,11 @@ export class ServiceClient {
 
   /** A JSON call: the answer parsed with the contract's schema (another shape is a 502). */
   private async call<S extends z.ZodType>(call: Call<S>): Promise<z.output<S>> {
+    return (await this.callWithStatus(call)).data;
+  }
+
+  /** A JSON call whose success status means something (201 created vs 200 already there). */
+  private async callWithStatus<S extends z.ZodType>(call: Call<S>): Promise<{ status: number; data: z.output<S> }> {
     const res = await this.send(call, 'application/json');
     if (!res.ok) throw await upstreamError(res, call.operation);
     const text = await res.text();
@@ -484,7 +510,7 @@ export class ServiceClient {
     }
     const parsed = call.response.safeParse(json);
     if (!parsed.success) throw new UpstreamError(502, `unexpected answer shape for ${call.operation}`, call.operation);
-    return parsed.data;
+    return { status: res.status, data: parsed.data };
   }
 
   /** A file answer (a PDF, an upload), streamed through unparsed; the caller checks its type. */

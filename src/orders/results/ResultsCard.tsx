@@ -95,7 +95,8 @@ function byMarker(results: BiomarkerResult[]): [string, BiomarkerResult[]][] {
 export const ResultsCard = ({ order }: { order: OrderRecord }) => {
   const { permissions } = usePermissions();
   const orderId = String(order.id);
-  const query = useOrderResults(orderId, isFinal(order));
+  const ended = order.status === 'cancelled' || order.status === 'failed';
+  const query = useOrderResults(orderId, isFinal(order), ended);
   if (!can(permissions, 'results:read')) return null;
   const results = query.data;
   const header = (subheader?: string, action?: React.ReactNode) => <CardHeader title="Results" subheader={subheader} action={action} />;
@@ -123,7 +124,6 @@ export const ResultsCard = ({ order }: { order: OrderRecord }) => {
     );
   }
   if (!results) {
-    const ended = order.status === 'cancelled' || order.status === 'failed';
     return (
       <Card component="section" aria-label="Results">
         {header()}
@@ -159,8 +159,10 @@ export const ResultsCard = ({ order }: { order: OrderRecord }) => {
       <CardContent sx={{ pt: 0 }}>
         <CriticalBanner orderId={orderId} results={results} />
         {meta.status !== 'final' && (
-          <Alert severity="info" sx={{ mb: 2 }}>
-            Partial results: the lab is still working on the rest of this order.
+          <Alert severity={ended ? 'warning' : 'info'} sx={{ mb: 2 }}>
+            {ended
+              ? `Partial results: the order was ${order.status}, so the lab will not report the rest.`
+              : 'Partial results: the lab is still working on the rest of this order.'}
           </Alert>
         )}
         {results.results.length === 0 ? (
