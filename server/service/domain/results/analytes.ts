@@ -105,9 +105,14 @@ export function ckdEpi2021(creatinine: number, ageYears: number, sex: Sex): numb
   return 142 * Math.min(r, 1) ** alpha * Math.max(r, 1) ** -1.2 * 0.9938 ** ageYears * (female ? 1.012 : 1);
 }
 
+/** Triglycerides (mg/dL) above which the Friedewald estimate of LDL is invalid. */
+export const FRIEDEWALD_MAX_TRIGLYCERIDES = 400;
+/** CKD-EPI 2021 is an equation for adults: no eGFR below this age (children need a pediatric equation and their height). */
+export const EGFR_MIN_AGE = 18;
+
 /** Friedewald LDL, mg/dL; null above 400 mg/dL of triglycerides, where the estimate is invalid. */
 export function friedewaldLdl(chol: number, hdl: number, trig: number): number | null {
-  return trig > 400 ? null : chol - hdl - trig / 5;
+  return trig > FRIEDEWALD_MAX_TRIGLYCERIDES ? null : chol - hdl - trig / 5;
 }
 
 const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
@@ -221,7 +226,7 @@ const DEFINITIONS: Record<string, Def> = {
     decimals: 0,
     range: '>59',
     calculatedFrom: ['2160-0'],
-    formula: ([creatinine], p) => (p.ageYears < 18 ? null : ckdEpi2021(creatinine!, p.ageYears, p.sex)),
+    formula: ([creatinine], p) => (p.ageYears < EGFR_MIN_AGE ? null : ckdEpi2021(creatinine!, p.ageYears, p.sex)),
   },
   '3094-0': { label: 'Urea Nitrogen (BUN)', unit: 'mg/dL', decimals: 0, range: '7-25', reportable: [2, 150], sim: { abnormal: { low: 4, high: 60 }, lowShare: 0.2 } },
   '3097-3': {

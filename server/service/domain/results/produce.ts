@@ -5,7 +5,8 @@ import { emitEvent } from '../../webhooks/outbox';
 import type { OrderRow } from '../orders/present';
 import { normaliseValue } from '../biomarkers/units';
 import { ANALYTE_PROFILES, interpretValue, type Patient, type Sex } from './analytes';
-import { criticalCapable, seededRandom, simulateValues, type Rand, type SimulatedValue, type Want } from './simulateValues';
+import { criticalCapable, seededRandom, simulateValues, type FixedValue, type Rand, type SimulatedValue, type Want } from './simulateValues';
+import { notCalculatedReason, notPerformedReason, type MissingReason, type PrintedInput } from './missingResults';
 import { performingLab } from './performingLabs';
 import { ageAt, worstInterpretation } from './presentResults';
 
@@ -13,13 +14,16 @@ import { ageAt, worstInterpretation } from './presentResults';
  * The simulated laboratory: when an order's sample is resulted (it enters `partial_results` or
  * `completed`), the lab reports values for the order's markers. Partial results release the
  * quicker tests first; the final report releases the rest, with the odd result missing. Values
- * already released never change. Runs inside the transaction that moves the order, so the results,
- * the order's interpretation and the webhook events exist together or not at all.
+ * already released never change, and what is calculated later is calculated from them as printed.
+ * An order that ends (cancelled, failed) with partial results closes its report: final, the tests
+ * never performed listed as not resulted. Runs inside the transaction that moves the order, so the
+ * results, the order's interpretation and the webhook events exist together or not at all.
  */
 
 type Db = Database<ServiceSchema>;
 
-export type ResultStage = 'partial' | 'final';
+/** `closed`: the order ended without completing; a partial report becomes final with what it has. */
+export type ResultStage = 'partial' | 'final' | 'closed';
 
 /** What the sandbox asks the results to say (POST /v3/order/{id}/test); the lifecycle asks nothing. */
 export interface ResultRequest {
@@ -34,10 +38,11 @@ export const PARTIAL_RESULTS_EVENT = 'labtest.result.partial';
 /** How often the lifecycle's own orders turn out critical, abnormal or with a result missing. */
 export const RESULT_ODDS = { critical: 0.04, abnormal: 0.35, missing: 0.06 } as const;
 
-/** The result stage a status produces: partial results, the final report, or none. */
+/** The result stage a status produces: partial results, the final report, the close of a report the order left partial, or none. */
 export function resultStageOf(top: string, low: string): ResultStage | null {
   if (low === 'partial_results') return 'partial';
   if (top === 'completed') return 'final';
+  if (top === 'cancelled' || top === 'failed') return 'closed';
   return null;
 }
 
@@ -87,19 +92,27 @@ function expectedResults(markerRows: (typeof markers.$inferSelect)[], order: num
 
 const keyOf = (e: { loinc: string | null; slug: string }) => e.loinc ?? `slug:${e.slug}`;
 
+const inputsOf = (loinc: string | null) => (loinc ? (ANALYTE_PROFILES[loinc]?.calculatedFrom ?? []) : []);
+
 /**
  * The partial batch: whole markers with the shortest turnaround, at most half of them; a single
- * marker releases the first half of its results. Something is always left for the final report.
+ * marker releases the first half of its results. Something is always left for the final report. A
+ * calculated result waits for its inputs: it is never printed before a value of the order it is
+ * calculated from.
  */
 function partialBatch(pending: ExpectedResult[]): ExpectedResult[] {
   if (pending.length < 2) return [];
+  let batch: ExpectedResult[];
   const markerIds = [...new Set(pending.map((e) => e.sources[0]!.marker_id))];
   if (markerIds.length >= 2) {
     const tatOf = (id: number) => Math.min(...pending.filter((e) => e.sources[0]!.marker_id === id).map((e) => e.tat));
     const quickest = [...markerIds].sort((a, b) => tatOf(a) - tatOf(b)).slice(0, Math.floor(markerIds.length / 2));
-    return pending.filter((e) => quickest.includes(e.sources[0]!.marker_id));
+    batch = pending.filter((e) => quickest.includes(e.sources[0]!.marker_id));
+  } else {
+    batch = pending.slice(0, Math.floor(pending.length / 2));
   }
-  return pending.slice(0, Math.floor(pending.length / 2));
+  const later = new Set(pending.filter((e) => !batch.includes(e)).map((e) => e.loinc));
+  return batch.filter((e) => !inputsOf(e.loinc).some((i) => later.has(i)));
 }
 
 function sexOf(gender: unknown): Sex {
@@ -128,9 +141,12 @@ function planFor(order: OrderRow, request: ResultRequest): Plan {
   return { target, missing };
 }
 
-/** Missing results of the final report: a hemolysed sample loses its potassium, otherwise one test runs short of specimen. */
-function chooseMissing(batch: ExpectedResult[], rand: Rand): Map<string, { type: string; note: string }> {
-  const missing = new Map<string, { type: string; note: string }>();
+/**
+ * Missing results of the final report: a hemolysed sample loses its potassium, otherwise one test
+ * runs short of specimen. (What is calculated from them is not calculated either: see releaseResults.)
+ */
+function chooseMissing(batch: ExpectedResult[], rand: Rand): Map<string, MissingReason> {
+  const missing = new Map<string, MissingReason>();
   const measured = batch.filter((e) => e.loinc && ANALYTE_PROFILES[e.loinc] && !ANALYTE_PROFILES[e.loinc]!.calculatedFrom);
   const potassium = measured.find((e) => e.loinc === '2823-3');
   if (potassium && rand() < 0.6) {
@@ -139,13 +155,23 @@ function chooseMissing(batch: ExpectedResult[], rand: Rand): Map<string, { type:
     const victim = pick(measured.length ? measured : batch, rand);
     if (victim) missing.set(keyOf(victim), { type: 'quantity_not_sufficient_failure', note: 'Quantity not sufficient to perform the test. Please recollect.' });
   }
-  // A calculated result whose input is missing cannot be calculated either.
-  for (const e of batch) {
-    const inputs = e.loinc ? ANALYTE_PROFILES[e.loinc]?.calculatedFrom : undefined;
-    if (!inputs || missing.has(keyOf(e))) continue;
-    if (inputs.some((code) => missing.has(code))) missing.set(keyOf(e), { type: 'missing_result_calc_failure', note: 'Not calculated: a result it depends on was not reported.' });
-  }
   return missing;
+}
+
+/** A missing result as the wire carries it (MissingBiomarkerResult). */
+function missingEntry(e: ExpectedResult, m: MissingReason): Record<string, unknown> {
+  return { name: e.name, slug: e.slug, inferred_failure_type: m.type, note: m.note, loinc: e.loinc, loinc_slug: e.loincSlug, provider_id: e.providerId, source_markers: e.sources };
+}
+
+/** The numeric values the lab has printed for the order, by LOINC: what later calculations start from. */
+function printedValues(released: (typeof biomarkerResults.$inferSelect)[]): Record<string, FixedValue> {
+  const out: Record<string, FixedValue> = {};
+  for (const r of released) {
+    if (!r.loinc || r.value === null || (r.type !== 'numeric' && r.type !== 'range')) continue;
+    const censored = r.result.startsWith('<') ? 'below' : r.result.startsWith('>') ? 'above' : undefined;
+    out[r.loinc] = censored ? { value: r.value, censored } : { value: r.value };
+  }
+  return out;
 }
 
 /** Comment results the lab adds to a marker's report (the sandbox's `comment` result type). */
@@ -278,12 +304,18 @@ export async function releaseResults(
 ): Promise<ReleasedSummary | null> {
   const now = opts.now ?? new Date();
   const emit = opts.emitEvents ?? true;
+  if (stage === 'closed') {
+    // Most orders end without a report (or with a final one): nothing to close, nothing more to read.
+    const [report] = await tx.select({ status: orderResults.status }).from(orderResults).where(eq(orderResults.orderId, order.id));
+    if (!report || report.status === 'final') return null;
+  }
   const ctx = await loadContext(tx, order);
   const expected = expectedResults(ctx.markerRows, ctx.test.markerIds);
   const releasedKeys = new Set(ctx.released.map((r) => r.loinc ?? `slug:${r.slug}`));
   const missingBefore = (ctx.existing?.missingResults ?? []) as { slug: string; loinc?: string | null }[];
   for (const m of missingBefore) releasedKeys.add(m.loinc ?? `slug:${m.slug}`);
   const pending = expected.filter((e) => !releasedKeys.has(keyOf(e)));
+  if (stage === 'closed') return closeReport(tx, order, ctx, pending, now);
   const batch = stage === 'partial' ? partialBatch(pending) : pending;
   if (stage === 'partial' && batch.length === 0) return null;
 
@@ -293,18 +325,27 @@ export async function releaseResults(
   const { collected, received } = sampleTimes(order, ctx, now);
   const patient: Patient = { sex: sexOf(patientDetails.gender), ageYears: ageAt(patientDetails.dob, collected) ?? 40 };
 
-  const missing = stage === 'final' && plan.missing && batch.length > 0 ? chooseMissing(batch, rand) : new Map<string, { type: string; note: string }>();
+  const missing = stage === 'final' && plan.missing && batch.length > 0 ? chooseMissing(batch, rand) : new Map<string, MissingReason>();
+  const notResulted = new Set(missing.keys());
   const toMeasure = batch.filter((e) => !missing.has(keyOf(e)));
   const alreadyCritical = ctx.released.some((r) => r.interpretation === 'critical');
   const want = wantsFor(toMeasure, plan, request, patient, alreadyCritical, rand);
-  const loincs = toMeasure.map((e) => e.loinc).filter((c): c is string => !!c);
-  const values = simulateValues({ loincs, patient, rand, want });
+  // Values already printed are used as printed (so a calculated result of this batch is calculated
+  // from them), and the inputs of calculated results are simulated even where the order does not
+  // print them, so the reason a result is not calculable can be told.
+  const fixed = printedValues(ctx.released);
+  const batchLoincs = toMeasure.map((e) => e.loinc).filter((c): c is string => !!c);
+  const loincs = [...new Set([...batchLoincs, ...batchLoincs.flatMap(inputsOf), ...Object.keys(fixed)])];
+  const values = simulateValues({ loincs, patient, rand, want, fixed });
+  const printedInput = (i: string): PrintedInput | undefined => (notResulted.has(i) ? undefined : values.get(i));
 
   const rows: NewRow[] = [];
   for (const e of toMeasure) {
     const v = e.loinc ? values.get(e.loinc) : undefined;
-    if (v) rows.push(fromSimulated(e, v));
-    else if (e.loinc === '13457-7') missing.set(keyOf(e), { type: 'missing_result_calc_failure', note: 'LDL cannot be calculated when triglycerides exceed 400 mg/dL.' });
+    const calculated = inputsOf(e.loinc).length > 0;
+    // A calculated result whose input went missing is not calculated, even if the simulation could.
+    if (v && !inputsOf(e.loinc).some((i) => notResulted.has(i))) rows.push(fromSimulated(e, v));
+    else if (calculated) missing.set(keyOf(e), notCalculatedReason(e.loinc!, patient, printedInput));
     else missing.set(keyOf(e), { type: 'unknown_failure', note: 'The laboratory has no assay for this analyte.' });
   }
   const firstMarker = batch[0]?.sources[0];
@@ -356,10 +397,7 @@ export async function releaseResults(
     );
   }
 
-  const newMissing: Record<string, unknown>[] = [...missing.entries()].map(([key, m]) => {
-    const e = batch.find((x) => keyOf(x) === key)!;
-    return { name: e.name, slug: e.slug, inferred_failure_type: m.type, note: m.note, loinc: e.loinc, loinc_slug: e.loincSlug, provider_id: e.providerId, source_markers: e.sources };
-  });
+  const newMissing: Record<string, unknown>[] = [...missing.entries()].map(([key, m]) => missingEntry(batch.find((x) => keyOf(x) === key)!, m));
   const interpretations = [...ctx.released.map((r) => r.interpretation), ...rows.map((r) => r.interpretation)];
   // A test with nothing the lab can measure (no expected results) reports what was asked: no value contradicts it.
   const nothingToMeasure = expected.length === 0;
@@ -425,6 +463,26 @@ export async function releaseResults(
     });
   }
   return { interpretation, hasMissingResults: allMissing.length > 0 };
+}
+
+/**
+ * An order that ends (cancelled, failed) after partial results: the report is closed, `final`, and
+ * every test not yet resulted is listed as never performed, so no reader waits for results that
+ * will not come. An order without results keeps none. The order's `labtest.order.updated` (sent by
+ * moveOrder) announces the change.
+ */
+async function closeReport(
+  tx: Db,
+  order: OrderRow,
+  ctx: Awaited<ReturnType<typeof loadContext>>,
+  pending: ExpectedResult[],
+  now: Date,
+): Promise<ReleasedSummary | null> {
+  if (!ctx.existing) return null;
+  const reason = notPerformedReason(order.status);
+  const allMissing = [...ctx.existing.missingResults, ...pending.map((e) => missingEntry(e, reason))];
+  await tx.update(orderResults).set({ status: 'final', missingResults: allMissing, reportedAt: now, updatedAt: now }).where(eq(orderResults.orderId, order.id));
+  return { interpretation: ctx.existing.interpretation, hasMissingResults: allMissing.length > 0 };
 }
 
 /** A lab-style specimen number for orders without a sample id: stable per order. */

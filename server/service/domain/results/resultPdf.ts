@@ -54,6 +54,9 @@ export async function resultReportPdf(db: Db, teamId: string, orderId: string): 
   const comments: string[] = [];
   if (row.interpretation === 'critical') comments.push('A critical value was reported. The ordering provider’s office is notified per laboratory policy.');
   if (row.status !== 'final') comments.push('Preliminary report: further results to follow.');
+  else if (order.status === 'cancelled' || order.status === 'failed') {
+    comments.push(`Final report: the order was ${order.status === 'cancelled' ? 'cancelled' : 'ended'} before every test was performed; those are listed as not reported.`);
+  }
 
   const bytes = await renderResultReport({
     status: row.status,

@@ -490,6 +490,42 @@ describe('calculated results', () => {
   });
 });
 
+describe('values already printed (fixed)', () => {
+  it('are printed as they are, and the calculated results come from them', () => {
+    const fixed = { '2093-3': { value: 212 }, '2085-9': { value: 47 }, '2571-8': { value: 133 } };
+    for (const seed of SEEDS.slice(0, 50)) {
+      const out = simulateValues({ loincs: ['2093-3', '2085-9', '2571-8', '13457-7', '9830-1', '43396-1'], patient: PATIENTS[1]!, rand: seededRandom(seed), fixed });
+      expect(out.get('2093-3')!.result).toBe('212');
+      expect(out.get('2085-9')!.result).toBe('47');
+      expect(out.get('13457-7')!.value).toBe(Math.round(212 - 47 - 133 / 5));
+      expect(out.get('43396-1')!.value).toBe(165);
+      expect(out.get('9830-1')!.value).toBe(roundTo(212 / 47, 1));
+    }
+  });
+
+  it('lead the values drawn with them: indices from a printed hemoglobin, a differential of a printed WBC, the D3 of a printed total', () => {
+    for (const seed of SEEDS.slice(0, 50)) {
+      const red = simulateValues({ loincs: ['718-7', '4544-3', '789-8', '786-4'], patient: PATIENTS[0]!, rand: seededRandom(seed), fixed: { '718-7': { value: 13.1 } } });
+      expect(red.get('718-7')!.value).toBe(13.1);
+      expect(red.get('786-4')!.value).toBe(roundTo((13.1 * 100) / red.get('4544-3')!.value!, 1));
+      expect(red.get('786-4')!.value).toBeGreaterThanOrEqual(27);
+      expect(red.get('786-4')!.value).toBeLessThanOrEqual(38);
+      const white = simulateValues({ loincs: ['6690-2', '770-8', '751-8'], patient: PATIENTS[0]!, rand: seededRandom(seed), fixed: { '6690-2': { value: 6.4 } } });
+      expect(white.get('751-8')!.value).toBe(roundTo((6.4 * white.get('770-8')!.value!) / 100, P['751-8']!.decimals));
+      const d = simulateValues({ loincs: ['62292-8', '1989-3', '1988-5'], patient: PATIENTS[0]!, rand: seededRandom(seed), fixed: { '62292-8': { value: 38 } } });
+      const d2 = d.get('1988-5')!;
+      expect(d.get('1989-3')!.value).toBe(d2.type === 'range' ? 38 : 38 - d2.value!);
+    }
+  });
+
+  it('keep their measuring-range censoring: a triglyceride ">1000" leaves LDL uncalculated', () => {
+    const out = simulateValues({ loincs: ['2571-8', '13457-7', '43396-1'], patient: PATIENTS[2]!, rand: seededRandom(3), fixed: { '2571-8': { value: 1000, censored: 'above' } } });
+    expect(out.get('2571-8')!.result).toBe('>1000');
+    expect(out.has('13457-7')).toBe(false);
+    expect(out.has('43396-1')).toBe(true);
+  });
+});
+
 describe('simulateValues as a whole', () => {
   it('is deterministic for a seed and does not depend on the order of the codes', () => {
     const patient: Patient = { sex: 'male', ageYears: 33 };

@@ -31,6 +31,8 @@ import {
  * - Unknown LOINC codes are left out of the result, as are calculated results that cannot be
  *   calculated: LDL above 400 mg/dL of triglycerides, eGFR under 18 years, any result whose input
  *   is outside its measuring range (the differential when the WBC is).
+ * - `fixed` values (those a lab already printed, e.g. in a partial report) are not drawn: they are
+ *   used as printed, calculated results come from them, and linked results are drawn to suit them.
  * - Linked results are drawn together and redrawn until they make sense side by side (only
  *   contradictory wants, such as a measuring-range want, can defeat this): hematocrit and RBC follow
  *   hemoglobin through plausible red cell indices (so a critical hemoglobin can bring a critical
@@ -41,6 +43,12 @@ import {
 
 export type Rand = () => number; // [0,1)
 export type Want = 'normal' | 'abnormal' | 'critical' | 'below_reportable' | 'above_reportable';
+
+/** A value the lab has already printed: the number, and which end of the measuring range it is beyond ("<0.3", ">1000"). */
+export interface FixedValue {
+  value: number;
+  censored?: 'below' | 'above';
+}
 
 export interface SimulatedValue {
   loinc: string;
@@ -344,6 +352,8 @@ interface Ctx {
   soft: Map<string, Set<ValueInterpretation>>;
   /** The red cell count the others follow (see prepareRed). */
   redLeader?: string;
+  /** Values already printed: used as they are, never drawn. */
+  fixed: Map<string, Measured>;
 }
 
 type Values = Map<string, Measured>;
@@ -404,7 +414,10 @@ function proposeRed(ctx: Ctx): Values {
   // Microcytic low, macrocytic high; hypochromic far more often than hyperchromic.
   const mcv = wanted(L.mcv) || wanted(L.mch) ? (rand() < 0.6 ? uniform([68, 77], false, rand) : uniform([100, 112], false, rand)) : truncatedNormal([82, 96], 0.5, false, rand);
   const mchc = wanted(L.mchc) ? (rand() < 0.85 ? uniform([28.5, 31.0], false, rand) : uniform([36.2, 37.5], false, rand)) : truncatedNormal([32.4, 35.0], 0.5, false, rand);
-  const drawn = (l: string) => (l === leader || explicit.has(l) ? drawMeasured(P[l]!, targets.get(l) ?? 'normal', patient, rand) : undefined);
+  // A printed red cell value leads instead of a fresh draw, so the others follow what was printed.
+  const anyFixed = RED.some((l) => ctx.needed.has(l) && ctx.fixed.has(l));
+  const drawn = (l: string) =>
+    ctx.fixed.get(l) ?? ((l === leader && !anyFixed) || explicit.has(l) ? drawMeasured(P[l]!, targets.get(l) ?? 'normal', patient, rand) : undefined);
   const derived = (l: string, x: number): Measured => {
     const p = P[l]!;
     return { value: onGrid(x, p.reportable!, p.decimals) };
@@ -433,7 +446,7 @@ function plausibleRed(_v: Values, calc: Map<string, number | null>): boolean {
 // count in its wanted band; the first unwanted line (usually neutrophils) takes up the rest.
 function proposeWhite(ctx: Ctx): Values {
   const { rand, patient, explicit, targets } = ctx;
-  const wbc = drawMeasured(P[L.wbc]!, targets.get(L.wbc) ?? 'normal', patient, rand);
+  const wbc = ctx.fixed.get(L.wbc) ?? drawMeasured(P[L.wbc]!, targets.get(L.wbc) ?? 'normal', patient, rand);
   const v: Values = new Map([[L.wbc, wbc]]);
   if (wbc.censored) return v; // no differential on a count outside the measuring range
   const shares: number[] = [];
@@ -471,7 +484,7 @@ function plausibleWhite(v: Values): boolean {
 // leaves room for D3 in the total.
 function proposeVitaminD(ctx: Ctx): Values {
   const { rand, patient, explicit, targets } = ctx;
-  const total = drawMeasured(P[L.vitdTotal]!, targets.get(L.vitdTotal) ?? 'normal', patient, rand);
+  const total = ctx.fixed.get(L.vitdTotal) ?? drawMeasured(P[L.vitdTotal]!, targets.get(L.vitdTotal) ?? 'normal', patient, rand);
   const v: Values = new Map([[L.vitdTotal, total]]);
   if (!ctx.needed.has(L.vitd2)) return v;
   const d2 = P[L.vitd2]!;
@@ -594,8 +607,14 @@ function runGroup(g: Group, ctx: Ctx): { v: Values; calc: Map<string, number | n
   const propose = g.propose ?? independent(g.measured);
   let fallback: { v: Values; calc: Map<string, number | null> } | undefined;
   let last: { v: Values; calc: Map<string, number | null> } | undefined;
-  for (let i = 0; i < MAX_ATTEMPTS; i++) {
+  // A group whose every value is already printed has nothing to redraw.
+  const attempts = g.measured.every((l) => !ctx.needed.has(l) || ctx.fixed.has(l)) ? 1 : MAX_ATTEMPTS;
+  for (let i = 0; i < attempts; i++) {
     const v = propose(ctx);
+    for (const l of g.measured) {
+      const kept = ctx.fixed.get(l);
+      if (kept && ctx.needed.has(l)) v.set(l, kept);
+    }
     const calc = calculate(g.calculated, v, ctx.patient);
     last = { v, calc };
     if (g.plausible && !g.plausible(v, calc, ctx)) continue;
@@ -624,8 +643,18 @@ function printed(p: AnalyteProfile, m: Measured, patient: Patient): SimulatedVal
   };
 }
 
-export function simulateValues(input: { loincs: string[]; patient: Patient; rand: Rand; want?: Record<string, Want> }): Map<string, SimulatedValue> {
+export function simulateValues(input: {
+  loincs: string[];
+  patient: Patient;
+  rand: Rand;
+  want?: Record<string, Want>;
+  /** Measured values already printed (a partial report's), by LOINC: used as they are. */
+  fixed?: Record<string, FixedValue>;
+}): Map<string, SimulatedValue> {
   const { patient, rand } = input;
+  const fixed = new Map<string, Measured>(
+    Object.entries(input.fixed ?? {}).filter(([l]) => P[l] !== undefined && !P[l]!.calculatedFrom && !P[l]!.qualitative),
+  );
   const requested = [...new Set(input.loincs)].filter((l) => P[l] !== undefined);
   const needed = new Set<string>();
   const need = (l: string) => {
@@ -664,12 +693,14 @@ export function simulateValues(input: { loincs: string[]; patient: Patient; rand
     targets.set(l, t ?? chance);
   }
 
-  const ctx: Ctx = { patient, rand, requested: new Set(requested), needed, explicit, targets, calcWants, soft: new Map() };
+  const ctx: Ctx = { patient, rand, requested: new Set(requested), needed, explicit, targets, calcWants, soft: new Map(), fixed };
   const groups = ALL_GROUPS.filter((g) => g.measured.some((l) => needed.has(l)));
   for (const g of groups) g.prepare?.(ctx);
   for (const c of ordered) {
     const p = P[c]!;
     if (!p.calculatedFrom || p.range === undefined) continue;
+    // From printed inputs the result is what it is: no redraw can change it.
+    if (p.calculatedFrom.every((i) => fixed.has(i))) continue;
     const w = calcWants.get(c);
     const main = p.calculatedFrom[0]!;
     const mainTarget = P[main]!.range === undefined ? explicit.get(main) : undefined;
