@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { addDays, todayIn } from '../../src/components/dateRange';
 import { renderOnStack } from './renderApp';
 import { failNext, startRealStack, type RealStack } from './realStack';
+import { clean, readReport } from './seed/parser';
 
 let stack: RealStack;
 /** The patient with a full profile and sessions, one with nothing optional set, and one (in Chicago) with no sessions. */
@@ -142,5 +143,46 @@ describe('a user page', () => {
     expect(screen.getByText('No sources connected yet.')).toBeInTheDocument();
     // Without a fallback zone the real BFF counts days in UTC, and says so.
     expect(await screen.findByText("Days are in the patient's time zone: UTC")).toBeInTheDocument();
+  });
+});
+
+describe('a user page’s Biomarkers tab', () => {
+  /** A patient whose glucose values are a range and a unit UCUM cannot convert: nothing to chart. */
+  let unchartable: string;
+
+  beforeAll(async () => {
+    const { service } = stack;
+    [unchartable] = (await service.addUsers(service.team, [{ clientUserId: 'pt-5e0b19c2', fallbackTimeZone: 'America/Chicago' }])) as [string];
+    const glucose = (value: string, units: string) => ({
+      test_name: 'Glucose',
+      value,
+      units,
+      interpretation: 'normal' as const,
+      loinc_matches: [{ loinc_code: '2345-7', loinc_name: 'Glucose [Mass/volume] in Serum or Plasma', display_name: 'Glucose', confidence_score: 0.98 }],
+    });
+    for (const [collected, result] of [
+      ['2026-01-15', glucose('<70', 'mg/dL')],
+      ['2026-02-15', glucose('5', 'mg')],
+    ] as const) {
+      const report = clean();
+      if (!report.ok) throw new Error('the clean report is a failure');
+      report.data.metadata = { ...report.data.metadata, date_collected: collected };
+      report.data.results = [result];
+      await readReport(service, service.team, unchartable, {}, report);
+    }
+  });
+
+  it('says why there is no chart when no value is a number in the analyte’s unit, and lists the values', async () => {
+    await openSignedIn(`${showPath(unchartable)}/biomarkers`);
+    const table = await screen.findByRole('table', { name: 'Biomarkers' });
+    const row = within(table).getByRole('row', { name: 'Glucose' });
+    expect(within(row).getAllByRole('cell').at(-1)).toHaveTextContent('2');
+    // Neither value can be compared with the other: no trend arrow.
+    expect(within(row).queryByTitle(/Rising|Falling|Stable/)).not.toBeInTheDocument();
+
+    const chart = await screen.findByRole('region', { name: 'Biomarker chart' });
+    expect(await within(chart).findByText('No numeric values in a common unit to chart; see the table below.')).toBeInTheDocument();
+    expect(chart.querySelector('.recharts-wrapper')).toBeNull();
+    expect(within(chart).getByText(/<70 mg\/dL \(Uploaded report/)).toHaveTextContent(/5 mg \(Uploaded report/);
   });
 });

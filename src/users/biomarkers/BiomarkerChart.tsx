@@ -2,9 +2,10 @@
  * One analyte over time: the reference band, each value as a point marked by its source (circle: a
  * lab order; square: an uploaded report), times in the patient's zone. Loaded lazily with recharts.
  */
+import { Typography } from '@mui/material';
 import { CartesianGrid, ComposedChart, Legend, Line, ReferenceArea, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
 import type { PatientBiomarkerHistory } from '../../../server/bff/api';
-import { chartPoints, referenceBand, sourceLabel, type ChartPoint } from './biomarkerSeries';
+import { chartPoints, referenceBand, sourceLabel, valueAxis, type ChartPoint } from './biomarkerSeries';
 
 const dateOnly = (timeZone: string | null) => (at: number) =>
   new Date(at).toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: '2-digit', ...(timeZone ? { timeZone } : {}) });
@@ -37,13 +38,10 @@ const PointTooltip = ({ active, payload }: { active?: boolean; payload?: { paylo
 export default function BiomarkerChart({ history, timeZone, height = 280 }: { history: PatientBiomarkerHistory; timeZone: string | null; height?: number }) {
   const { points } = chartPoints(history, timeZone);
   const band = referenceBand(history);
-  const values = points.map((p) => p.value);
-  const lo = Math.min(...values, band.low ?? Infinity);
-  const hi = Math.max(...values, band.high ?? -Infinity);
-  const pad = (hi - lo) * 0.15 || Math.abs(hi) * 0.1 || 1;
-  // Round the axis to a step of the data's size, so its ticks read 60, 80, 100 rather than 59.9, 74.9.
-  const step = 10 ** Math.floor(Math.log10(hi - lo + 2 * pad || 1));
-  const domain: [number, number] = [Math.max(0, Math.floor((lo - pad) / step) * step), Math.ceil((hi + pad) / step) * step];
+  const domain = valueAxis(points.map((p) => p.value), band);
+  if (!domain) {
+    return <Typography color="text.secondary">No numeric values in a common unit to chart; see the table below.</Typography>;
+  }
   const orders = points.filter((p) => p.source !== 'lab_report');
   const reports = points.filter((p) => p.source === 'lab_report');
   return (

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
-import type { LabReportResult, ParsedLabReportData } from '../../../contract';
+import { isIanaTimeZone } from '../../../contract/common';
+import type { LabReportResult, LoincMatch, ParsedLabReportData } from '../../../contract';
+import { wallTimeToInstant } from '../../../lib/timezones';
 import type { Database } from '../../../store/db';
-import type { parsingJobs} from '../../db/schema';
-import { biomarkerResults, type ServiceSchema } from '../../db/schema';
-import { normaliseDob } from './patientCheck';
+import type { parsingJobs } from '../../db/schema';
+import { biomarkerResults, users, type ServiceSchema } from '../../db/schema';
 import { normaliseValue } from './units';
 
 type Db = Database<ServiceSchema>;
@@ -20,27 +21,146 @@ const slugOf = (s: string) =>
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '') || 'result';
 
-/** When the sample was taken, read from the report: collected, else reported; else when it was uploaded. */
-export function reportObservedAt(metadata: ParsedLabReportData['metadata'] | undefined, fallback: Date): Date {
+// ---------------------------------------------------------------------------------------------
+// LOINC codes.
+
+/**
+ * The LOINC code a reader's text stands for, or null when it is none: digits, a hyphen and the
+ * check digit of LOINC's mod 10 algorithm (Luhn's: from the right, every other digit doubled,
+ * starting with the last; the digits of the results summed; the check digit takes the sum to a
+ * multiple of 10). OCR slips (2345-8 for 2345-7, a transposed 2354-7) fail the check, so they do
+ * not file a value under another analyte. Leading zeros change no check digit and are dropped.
+ */
+export function loincCode(raw: string): string | null {
+  const m = /^0*(\d{1,7})-(\d)$/.exec(raw.replace(/\s+/g, ''));
+  if (!m) return null;
+  const [number, check] = [m[1]!, Number(m[2])];
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    const digit = Number(number[number.length - 1 - i]);
+    const weighted = i % 2 === 0 ? digit * 2 : digit;
+    sum += weighted > 9 ? weighted - 9 : weighted;
+  }
+  return (10 - (sum % 10)) % 10 === check ? `${number}-${check}` : null;
+}
+
+/**
+ * The match that names the analyte: the reader's most confident one (the first of equals), when it
+ * reaches HISTORY_LOINC_CONFIDENCE and its code is a LOINC code. When the most confident code is
+ * not one, the value goes under its printed name rather than under the reader's second guess,
+ * which is a different analyte.
+ */
+export function chooseLoincMatch(matches: readonly LoincMatch[] | undefined): LoincMatch | null {
+  let best: LoincMatch | null = null;
+  for (const m of matches ?? []) if (m.confidence_score >= HISTORY_LOINC_CONFIDENCE && (!best || m.confidence_score > best.confidence_score)) best = m;
+  const code = best && loincCode(best.loinc_code);
+  return best && code ? { ...best, loinc_code: code } : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printed dates and times.
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** "Mar", "mar.", "March", "Sept" → 3, 3, 3, 9; null for a word that is no English month. */
+function monthOf(word: string): number | null {
+  const w = word.toLowerCase().replace(/\.$/, '');
+  const i = MONTHS.findIndex((name) => w === name || w === name.slice(0, 3) || (name === 'september' && w === 'sept'));
+  return i < 0 ? null : i + 1;
+}
+
+/** A two-digit year is this century's, unless that is more than a year ahead. */
+function fullYear(printed: string): number {
+  const y = Number(printed);
+  if (printed.length > 2) return y;
+  const thisYear = new Date().getUTCFullYear();
+  return 2000 + y > thisYear + 1 ? 1900 + y : 2000 + y;
+}
+
+/** The printed date forms: each gives year, month, day and what follows the date. */
+const DATES: { re: RegExp; read(m: RegExpExecArray): [number, number | null, number] }[] = [
+  // 2024-03-05, 2024/03/05 (and 2024-03-05T08:30)
+  { re: /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?![\d/-])/, read: (m) => [Number(m[1]), Number(m[2]), Number(m[3])] },
+  // 03/05/2024, 3-5-24: month first, as US labs print it; a first number past 12 can only be the day.
+  {
+    re: /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?![\d/.-])/,
+    read: (m) => {
+      const [a, b] = [Number(m[1]), Number(m[2])];
+      return a > 12 ? [fullYear(m[3]!), b, a] : [fullYear(m[3]!), a, b];
+    },
+  },
+  // 05-Mar-2024, 5 Mar 2024, 5 March 2024, 05-MAR-24
+  { re: /^(\d{1,2})[\s-]+([A-Za-z]{3,9}\.?)[\s-]+(\d{4}|\d{2})(?![\d-])/, read: (m) => [fullYear(m[3]!), monthOf(m[2]!), Number(m[1])] },
+  // March 5, 2024, Mar. 5 2024, Mar 5th, 2024
+  { re: /^([A-Za-z]{3,9}\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?!\d)/, read: (m) => [Number(m[3]), monthOf(m[1]!), Number(m[2])] },
+];
+
+/**
+ * What may follow the date: a time (24-hour, or with am/pm), then an offset (Z, UTC, GMT, ±hh:mm),
+ * or a zone abbreviation (CST), which says nothing the patient's zone does not and is ignored.
+ */
+const TIME =
+  /^(?:[\sT,]+(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:\s*([ap])\.?m\.?)?(?:\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})|\s+[A-Za-z]{2,5})?)?\s*$/i;
+
+/**
+ * A date (and time) printed on a report as an instant. Printed without an offset it is the
+ * patient's local time (`timeZone`, their fallback zone; UTC when they have none), and a date alone
+ * is local noon, so that the date shown in the patient's zone is the date printed. Null when the
+ * text is not one of the forms labs print, or not a day of the calendar.
+ *
+ * No date library is in the project: the forms are few and written out here, and the zone
+ * arithmetic is `wallTimeToInstant` (server/lib/timezones.ts) over the runtime's Intl.
+ */
+export function readPrintedTime(printed: string, timeZone: string | null): Date | null {
+  const text = printed.trim();
+  for (const { re, read } of DATES) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const [year, month, day] = read(m);
+    const t = TIME.exec(text.slice(m[0].length));
+    if (month === null || !t) return null;
+    const date = Date.UTC(year, month - 1, day);
+    const d = new Date(date);
+    if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
+
+    let [hours, minutes, seconds] = [12, 0, 0];
+    if (t[1] !== undefined) {
+      [hours, minutes, seconds] = [Number(t[1]), Number(t[2]), Number(t[3] ?? 0)];
+      if (t[4]) {
+        if (hours < 1 || hours > 12) return null;
+        hours = (hours % 12) + (t[4].toLowerCase() === 'p' ? 12 : 0);
+      }
+      if (hours > 23 || minutes > 59 || seconds > 59) return null;
+    }
+    const wall = date + ((hours * 60 + minutes) * 60 + seconds) * 1000;
+    const offset = t[5]?.toUpperCase();
+    if (offset === 'Z' || offset === 'UTC' || offset === 'GMT') return new Date(wall);
+    if (offset) {
+      const o = /^([+-])(\d{2}):?(\d{2})$/.exec(offset)!;
+      return new Date(wall - (o[1] === '-' ? -1 : 1) * (Number(o[2]) * 60 + Number(o[3])) * 60_000);
+    }
+    return timeZone ? wallTimeToInstant(timeZone, wall) : new Date(wall);
+  }
+  return null;
+}
+
+/** When the sample was taken, read from the report in the patient's zone: collected, else reported; else when it was uploaded. */
+export function reportObservedAt(metadata: ParsedLabReportData['metadata'] | undefined, fallback: Date, timeZone: string | null): Date {
   for (const printed of [metadata?.date_collected, metadata?.date_reported]) {
-    if (!printed) continue;
-    if (/^\d{4}-\d{2}-\d{2}T/.test(printed) && !Number.isNaN(Date.parse(printed))) return new Date(printed);
-    const date = normaliseDob(printed.replace(/[ T]+\d{1,2}:\d{2}.*$/, '').trim());
-    if (!date) continue;
-    const time = /(\d{1,2}):(\d{2})\s*(am|pm)?/i.exec(printed);
-    const hours = !time ? 12 : time[3] ? (Number(time[1]) % 12) + (time[3].toLowerCase() === 'pm' ? 12 : 0) : Number(time[1]);
-    // Reports print local times without a zone: the printed time taken as UTC (noon when none) keeps the day right.
-    const at = new Date(`${date}T${String(hours).padStart(2, '0')}:${time?.[2] ?? '00'}:00Z`);
-    if (!Number.isNaN(at.getTime())) return at;
+    const at = printed ? readPrintedTime(printed, timeZone) : null;
+    if (at) return at;
   }
   return fallback;
 }
 
+// ---------------------------------------------------------------------------------------------
+
 function rowOf(job: JobRow, r: LabReportResult, position: number, observedAt: Date, labName: string | null) {
-  const match = r.loinc_matches?.find((m) => m.confidence_score >= HISTORY_LOINC_CONFIDENCE);
+  const match = chooseLoincMatch(r.loinc_matches);
   const m = NUMBER.exec(r.value.trim());
   const value = m ? Number(m[2]) : null;
-  const type = r.type ?? (m ? (m[1] ? 'range' : 'numeric') : 'comment');
+  // "<0.3" is a bound, not a value, whatever type the reader gave it: the history must not compare it.
+  const type = m?.[1] ? 'range' : (r.type ?? (m ? 'numeric' : 'comment'));
   const normal = value !== null && match ? normaliseValue(match.loinc_code, value, r.units ?? null) : null;
   const range =
     r.min_reference_range !== undefined && r.max_reference_range !== undefined
@@ -89,7 +209,9 @@ export async function recordReportResults(tx: Db, job: JobRow): Promise<number> 
   await tx.delete(biomarkerResults).where(eq(biomarkerResults.parsingJobId, job.id));
   const data = job.data as ParsedLabReportData | null;
   if (!data?.results?.length) return 0;
-  const observedAt = reportObservedAt(data.metadata, job.createdAt);
+  const [patient] = await tx.select({ zone: users.fallbackTimeZone }).from(users).where(eq(users.id, job.userId));
+  const zone = patient?.zone && isIanaTimeZone(patient.zone) ? patient.zone : null;
+  const observedAt = reportObservedAt(data.metadata, job.createdAt, zone);
   const rows = data.results.map((r, i) => rowOf(job, r, i, observedAt, data.metadata?.lab_name || null));
   await tx.insert(biomarkerResults).values(rows);
   return rows.length;

@@ -4,7 +4,7 @@ import type { BiomarkerHistory, BiomarkerObservation, BiomarkerSummaries } from 
 import type { Database } from '../../../store/db';
 import { biomarkerResults, orderResults, parsingJobs, type ServiceSchema } from '../../db/schema';
 import { findUserRow } from '../users';
-import { canonicalUnit, normaliseValue } from './units';
+import { canonicalUnit, knowsAnalyte, normaliseValue, toUcum } from './units';
 
 type Db = Database<ServiceSchema>;
 type Row = typeof biomarkerResults.$inferSelect;
@@ -63,9 +63,36 @@ async function historyRows(db: Db, teamId: string, userId: string, loinc?: strin
   return rows.map((x) => x.r);
 }
 
-const valueOf = (r: Row) => r.normalizedValue ?? (r.normalizedUnit === null ? r.value : null);
+/** A printed "<0.3" or ">90": a bound of the measuring range, not a value to compare. */
+const BOUND = /^\s*(?:[<>]=?|≤|≥)/;
 
-/** The latest value of each analyte (by LOINC, or by printed name where no code is known) with its trend. */
+/** An analyte without one unit (no LOINC code, or one the unit table lacks) compares only within a printed unit. */
+const asPrinted = (unit: string | null) => `printed:${toUcum(unit) ?? (unit ?? '').trim()}`;
+
+/** The unit a group's trend and previous value are in: the analyte's one unit, else the latest value's printed unit. */
+function unitKeyOf(latest: Row): string {
+  return latest.loinc && knowsAnalyte(latest.loinc) ? (canonicalUnit(latest.loinc) ?? '') : asPrinted(latest.unit);
+}
+
+/**
+ * The value as a trend compares it, with the unit it is in; null when it is no plain number (a range
+ * such as "<0.3", a comment) or, for an analyte with one unit, when UCUM could not bring it there:
+ * 5 "mg" of glucose says nothing next to 99 mg/dL, and neither does "<70".
+ */
+function comparable(r: Row): { value: number; unit: string } | null {
+  if (r.value === null || r.type === 'range' || r.type === 'comment' || BOUND.test(r.result)) return null;
+  if (r.loinc && knowsAnalyte(r.loinc)) {
+    return r.normalizedValue === null || r.normalizedUnit === null ? null : { value: r.normalizedValue, unit: r.normalizedUnit };
+  }
+  return { value: r.value, unit: asPrinted(r.unit) };
+}
+
+/**
+ * The latest value of each analyte (by LOINC, or by printed name where no code is known) with its
+ * trend. The previous value is the one just before the latest, in the summary's unit; when it is
+ * not comparable (a range, a unit that does not convert) there is no previous value rather than
+ * one that is not like the latest, and no trend. A latest value that is not comparable has no trend.
+ */
 export async function biomarkerSummaries(db: Db, teamId: string, userId: string): Promise<z.infer<typeof BiomarkerSummaries>> {
   await findUserRow(db, teamId, userId);
   const rows = await historyRows(db, teamId, userId);
@@ -78,9 +105,17 @@ export async function biomarkerSummaries(db: Db, teamId: string, userId: string)
   const biomarkers = [...groups.values()].map((list) => {
     const latest = list[list.length - 1]!;
     const previous = list.length > 1 ? list[list.length - 2]! : null;
-    const [now, before] = [valueOf(latest), previous ? valueOf(previous) : null];
-    const trend =
-      now === null || before === null ? null : Math.abs(now - before) <= Math.abs(before) * FLAT_SHARE ? 'flat' : now > before ? 'up' : 'down';
+    const unitKey = unitKeyOf(latest);
+    const [now, before] = [comparable(latest), previous && comparable(previous)];
+    const previousValue = before?.unit === unitKey ? before.value : null;
+    const trend: 'up' | 'down' | 'flat' | null =
+      now?.unit !== unitKey || previousValue === null
+        ? null
+        : Math.abs(now.value - previousValue) <= Math.abs(previousValue) * FLAT_SHARE
+          ? 'flat'
+          : now.value > previousValue
+            ? 'up'
+            : 'down';
     return {
       loinc: latest.loinc,
       slug: latest.loincSlug ?? latest.slug,
@@ -88,8 +123,8 @@ export async function biomarkerSummaries(db: Db, teamId: string, userId: string)
       unit: (latest.loinc && canonicalUnit(latest.loinc)) ?? latest.unit,
       count: list.length,
       latest: present(latest),
-      previous_value: before,
-      trend: trend as 'up' | 'down' | 'flat' | null,
+      previous_value: previousValue,
+      trend,
     };
   });
   biomarkers.sort((a, b) => a.name.localeCompare(b.name));

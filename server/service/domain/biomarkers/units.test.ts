@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { canonicalUnit, normaliseValue, toUcum } from './units';
+import { canonicalUnit, knowsAnalyte, normaliseValue, toUcum } from './units';
 
 const GLUCOSE = '2345-7';
 const HBA1C = '4548-4';
@@ -214,5 +214,11 @@ describe('the lab catalogue', () => {
 
   it('knows no canonical unit for an unknown code', () => {
     expect(canonicalUnit('0000-0')).toBeNull();
+    expect(knowsAnalyte('0000-0')).toBe(false);
+  });
+
+  it('knows every numeric result of the catalogue, a unitless one too', () => {
+    for (const { loinc } of results) expect(knowsAnalyte(loinc), loinc).toBe(!QUALITATIVE.has(loinc));
+    expect(canonicalUnit(BUN_CREATININE)).toBeNull();
   });
 });

@@ -250,7 +250,12 @@ export function toUcum(unit: string | null | undefined): string | null {
   return remember(ucumCodes, unit, code);
 }
 
-/** The analyte's canonical (US conventional) unit as labs print it, or null when the table has no entry. */
+/** Whether the table knows the analyte, so that its values have one unit to be compared in (none for a ratio). */
+export function knowsAnalyte(loinc: string): boolean {
+  return ANALYTES.has(loinc.trim());
+}
+
+/** The analyte's canonical (US conventional) unit as labs print it, or null when the table has no entry (or the analyte is unitless). */
 export function canonicalUnit(loinc: string): string | null {
   return ANALYTES.get(loinc.trim())?.unit ?? null;
 }
