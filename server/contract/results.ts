@@ -204,7 +204,7 @@ export const BiomarkerSummary = z.object({
   unit: z.string().nullable().describe('The one unit of this analyte’s history'),
   count: z.number().int(),
   latest: BiomarkerObservation,
-  previous_value: z.number().nullable().describe('The previous normalised value, for the trend'),
+  previous_value: z.number().nullable().describe('The normalised value before the latest, for the trend; null when there is none or it cannot be compared (another unit that does not convert, a range such as "<0.3", a comment)'),
   trend: z.enum(['up', 'down', 'flat']).nullable(),
 });
 export const BiomarkerSummaries = z.object({ user_id: Uuid, biomarkers: z.array(BiomarkerSummary) });

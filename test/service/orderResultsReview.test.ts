@@ -195,6 +195,20 @@ describe.each(storeKinds)('lab results after review (%s)', (kind) => {
     });
   });
 
+  describe('a critical value released with partial results', () => {
+    it('keeps the order critical when the final report is asked to say "unknown"', async () => {
+      const orderId = await newOrder(WELLNESS);
+      await simulate(orderId, 'sample_with_lab.walk_in_test.partial_results', { interpretation: 'critical' });
+      expect((await results(orderId)).metadata.interpretation).toBe('critical');
+      await simulate(orderId, 'completed.walk_in_test.completed', { interpretation: 'unknown' });
+      const final = await results(orderId);
+      expect(final.metadata.status).toBe('final');
+      expect(final.metadata.interpretation).toBe('critical');
+      const order = await svc().api(team.apiKey).get(`/v3/order/${orderId}`);
+      expect(order.body.interpretation).toBe('critical');
+    });
+  });
+
   describe('a result that is not calculated says why', () => {
     it('eGFR for a patient under 18: missing_demo_aoe_calc_failure, with the age as the reason', async () => {
       const orderId = await newOrder(WELLNESS, { patient_details: patientDetails({ dob: '2014-03-01' }) });

@@ -99,6 +99,19 @@ describe('the order page’s Results card', () => {
     expect(within(card).getAllByTestId('result-row').length).toBeGreaterThan(0);
   });
 
+  it('shows a partial report closed by a cancellation as final, with the tests not performed and why', async () => {
+    const { service } = stack;
+    const order = await service.placeOrder(service.team, userId, { lab_test_id: WELLNESS, patient_details: ADA });
+    await service.call(service.team, 'POST', `/v3/order/${order.id}/test?final_status=sample_with_lab.walk_in_test.partial_results`, { interpretation: 'normal' });
+    expect((await service.call(service.team, 'POST', `/v3/order/${order.id}/cancel`, {})).status).toBe(200);
+    await stack.signInAs('lab_ops');
+    renderOnStack(stack, `/orders/${order.id}/show`);
+    const card = await resultsCard();
+    const missing = await within(card).findByRole('region', { name: 'Results not reported' });
+    expect(missing).toHaveTextContent(/the order was cancelled before this test was performed/);
+    expect(within(card).queryByText(/Partial results/)).toBeNull();
+  });
+
   it('says when results come for an order the lab has not reported on', async () => {
     await stack.signInAs('lab_ops');
     renderOnStack(stack, `/orders/${o.pending.id}/show`);

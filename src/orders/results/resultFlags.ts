@@ -25,7 +25,7 @@ const FAILURES: Record<string, string> = {
   order_entry_failure: 'Order entry problem',
   patient_condition_failure: 'Specimen condition (e.g. hemolysis)',
   missing_result_calc_failure: 'Could not be calculated',
-  missing_demo_aoe_calc_failure: 'Could not be calculated: patient information missing',
+  missing_demo_aoe_calc_failure: 'Not calculable from the patient’s age, sex or answers',
   non_failure: 'Not performed',
   unknown_failure: 'Not reported',
 };

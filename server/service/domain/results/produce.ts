@@ -401,8 +401,9 @@ export async function releaseResults(
   const interpretations = [...ctx.released.map((r) => r.interpretation), ...rows.map((r) => r.interpretation)];
   // A test with nothing the lab can measure (no expected results) reports what was asked: no value contradicts it.
   const nothingToMeasure = expected.length === 0;
-  const interpretation =
-    stage === 'final' && (plan.target === 'unknown' || nothingToMeasure) ? plan.target : worstInterpretation(interpretations);
+  const worst = worstInterpretation(interpretations);
+  // A report asked to say "unknown" still says critical once a critical value has been printed: someone must act on it.
+  const interpretation = stage === 'final' && (plan.target === 'unknown' || nothingToMeasure) && worst !== 'critical' ? plan.target : worst;
   if (nothingToMeasure && stage === 'final' && plan.missing) {
     newMissing.push({ name: ctx.test.name, slug: ctx.test.slug, inferred_failure_type: 'unknown_failure', note: 'The laboratory reported no result for this test.', loinc: null, loinc_slug: null, provider_id: null, source_markers: [] });
   }

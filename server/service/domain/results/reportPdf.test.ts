@@ -299,7 +299,7 @@ describe('renderResultReport', () => {
     expect(text).toContain('TSH: Laboratory error');
     expect(text).toContain('LDH: Patient condition (e.g. hemolysis, lipemia)');
     expect(text).toContain('eGFR: Could not be calculated');
-    expect(text).toContain('eGFR (CKD-EPI): Could not be calculated: missing patient information');
+    expect(text).toContain("eGFR (CKD-EPI): Not calculable from the patient's age, sex or answers");
     expect(text).toContain('Iron: Brand new failure kind');
     expect(text).not.toContain('_failure');
 

@@ -121,7 +121,7 @@ const FAILURE_WORDS: Record<string, string> = {
   unknown_failure: 'Reason not given by the laboratory',
   non_failure: 'Not reported (not a testing failure)',
   missing_result_calc_failure: 'Could not be calculated',
-  missing_demo_aoe_calc_failure: 'Could not be calculated: missing patient information',
+  missing_demo_aoe_calc_failure: "Not calculable from the patient's age, sex or answers",
 };
 
 function failureWords(reason: string): string {
