@@ -45,6 +45,13 @@ export interface ResultMetadata {
   date_reported?: string;
   date_collected?: string;
   specimen_number?: string;
+  /** Extension fields (the order results' LabResultsMetadata names where it has one; `gender` as newer wire versions). */
+  gender?: 'female' | 'male' | 'other';
+  date_received?: string;
+  /** The ordering provider as printed ("Dr. Ana Ruiz, MD"). */
+  provider?: string;
+  lab_address?: string;
+  'clia_#'?: string;
 }
 
 export interface ParsedLabReportData {
