@@ -146,4 +146,12 @@ describe('the watchdog', () => {
     expect(await parsing).toBeInstanceOf(ReaderPoolClosed);
     await expect(pool.parse(new Uint8Array([1]))).rejects.toBeInstanceOf(ReaderPoolClosed);
   });
+
+  it('abandons a document whose reader is still starting when the service shuts down (a busy machine)', async () => {
+    const pool = new ReaderPool({ size: 1, pageTimeMs: 60_000, childScript: stand('stuck') });
+    const parsing = pool.parse(new Uint8Array([1])).catch((err: unknown) => err);
+    await waitFor(() => pool.stats().busy === 1);
+    await pool.close();
+    expect(await parsing).toBeInstanceOf(ReaderPoolClosed);
+  });
 });

@@ -172,14 +172,31 @@ export interface ReportFacts {
   meanOcrConfidence: number | null;
 }
 
+/**
+ * What identifies the patient on a report: without it nobody can tell whose results these are, so
+ * a person checks. The first name is not among them (an initial or a missing first name still
+ * compares by last name and birth date); the lab's name and the dates are useful but optional, and
+ * their absence sends nothing to review.
+ */
+const IDENTITY_FIELDS = [
+  ['patient_last_name', 'patient’s last name'],
+  ['dob', 'date of birth'],
+] as const;
+
+const joinWords = (words: readonly string[]) => (words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : words[0] ?? '');
+
 /** Mean page OCR confidence below which the whole scan is called poor. */
 export const OCR_PAGE_CONFIDENCE_MIN = 75;
 
 export function reviewReport(facts: ReportFacts): ReviewReason<ReportReviewCode>[] {
   const reasons: ReviewReason<ReportReviewCode>[] = [];
   if (facts.resultCount === 0) reasons.push({ code: 'no_results', message: 'No results were found in the report.' });
-  if (facts.missingMetadata.length) {
-    reasons.push({ code: 'metadata_incomplete', message: `Not found: ${facts.missingMetadata.join(', ')}.` });
+  const identity = IDENTITY_FIELDS.filter(([key]) => facts.missingMetadata.includes(key)).map(([, words]) => words);
+  if (identity.length) {
+    reasons.push({
+      code: 'metadata_incomplete',
+      message: `The ${joinWords(identity)} ${identity.length > 1 ? 'were' : 'was'} not found on the report: check that the report is this patient's and enter ${identity.length > 1 ? 'them' : 'it'}.`,
+    });
   }
   if (facts.unreadRows > 0) {
     reasons.push({ code: 'unread_rows', message: `${facts.unreadRows} table row(s) held data that could not be read as a result.` });

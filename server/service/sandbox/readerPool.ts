@@ -143,7 +143,8 @@ export class ReaderPool {
       await reader.started;
     } catch (err) {
       this.readers.delete(reader);
-      throw err;
+      // Shut down while the reader was still starting: the document is read again after the restart, as one in flight is.
+      throw this.closed ? new ReaderPoolClosed() : err;
     }
     return reader;
   }

@@ -121,4 +121,16 @@ describe('report-level review', () => {
     ]);
     expect(reviewReport({ resultCount: 12, missingMetadata: [], unreadRows: 0, meanOcrConfidence: null })).toEqual([]);
   });
+
+  it('holds a report for a missing identity only, and says in words what to check', () => {
+    const facts = { resultCount: 12, unreadRows: 0, meanOcrConfidence: null };
+    // The lab's name (required on the wire) and the first name are no reason to hold a report.
+    expect(reviewReport({ ...facts, missingMetadata: ['lab_name'] })).toEqual([]);
+    expect(reviewReport({ ...facts, missingMetadata: ['patient_first_name'] })).toEqual([]);
+    expect(reviewReport({ ...facts, missingMetadata: ['dob'] })).toEqual([
+      { code: 'metadata_incomplete', message: 'The date of birth was not found on the report: check that the report is this patient\'s and enter it.' },
+    ]);
+    const both = reviewReport({ ...facts, missingMetadata: ['patient_first_name', 'patient_last_name', 'dob', 'lab_name'] });
+    expect(both.map((r) => r.message)).toEqual(['The patient’s last name and date of birth were not found on the report: check that the report is this patient\'s and enter them.']);
+  });
 });
