@@ -8,7 +8,7 @@ export default defineConfig({
         test: {
           name: 'service',
           environment: 'node',
-          include: ['test/service/**/*.test.ts', 'server/service/**/*.test.ts', 'server/store/**/*.test.ts'],
+          include: ['test/service/**/*.test.ts', 'server/service/**/*.test.ts', 'server/store/**/*.test.ts', 'server/contract/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -71,12 +71,18 @@ export const ReviewReasons = z.object({
 export type ReviewReasons = z.infer<typeof ReviewReasons>;
 
 const Identity = z.object({ first_name: z.string().nullable(), last_name: z.string().nullable(), dob: z.string().nullable() });
+const PatientCheckStatus = z.enum(['match', 'mismatch', 'unknown']);
 /** Whether the report names the patient it is filed under (match, mismatch, or unknown when either side is missing). */
 export const PatientCheck = z.object({
-  status: z.enum(['match', 'mismatch', 'unknown']),
-  report: Identity,
+  status: PatientCheckStatus.describe('On a header changed in review, the worse of the header as read and as corrected'),
+  report: Identity.describe('The report’s header (as corrected, once a review changed it)'),
   patient: z.array(Identity).describe('The distinct names and dates of birth on the patient’s orders, newest first'),
   differences: z.array(z.string()).describe('What differs, in words: name, date of birth'),
+  extracted: z
+    .object({ status: PatientCheckStatus, report: Identity, differences: z.array(z.string()) })
+    .optional()
+    .describe('When a review changed the name or date of birth: the verdict on the header as the reader read it'),
+  removed: z.array(z.string()).optional().describe('What the reader read and the review left blank or unreadable: first name, last name, date of birth'),
 });
 export type PatientCheck = z.infer<typeof PatientCheck>;
 
@@ -101,6 +107,11 @@ export const ParsingJob = z.object({
       notes: z.string().nullable(),
       reviewed_at: DateTime,
       patient_mismatch_confirmed: z.boolean().optional().describe('The reviewer approved over a patient mismatch'),
+      patient_identity_confirmed: z
+        .boolean()
+        .optional()
+        .describe('The reviewer confirmed the report is this patient’s where it could not be compared (no orders, a name or date of birth unreadable or removed in review)'),
+      extracted_metadata: ResultMetadata.optional().describe('On an approval: the header as the reader read it (`data` then holds the corrected one)'),
     })
     .nullable()
     .optional()
@@ -153,7 +164,9 @@ export const ParsingJobReviewBody = z.object({
   confirm_patient_mismatch: z
     .boolean()
     .optional()
-    .describe('Approve a report whose name or date of birth differs from the patient’s orders (422 `value_error.patient_mismatch` without it); recorded with the review'),
+    .describe(
+      'Approve a report whose name or date of birth differs from the patient’s orders (422 `value_error.patient_mismatch` without it), or that could not be compared with them: no orders, a name or date of birth unreadable or removed in review (422 `value_error.patient_unverified`); recorded with the review',
+    ),
 });
 export type ParsingJobReviewBody = z.infer<typeof ParsingJobReviewBody>;
 

@@ -481,7 +481,12 @@ describe.each(storeKinds)('parser-jobs through the BFF (%s)', (kind) => {
       await parse(job.id);
       const extracted = (await bff.get<Job>(`/api/parser-jobs/${job.id}`, s.reviewer)).body.data!;
       const corrected = { ...extracted.results[0], value: '4.5' };
-      const r = await review(job.id, { id: job.id, decision: 'approve', results: [corrected], notes: 'decimal point', reviewer: 'someone-else' });
+      const approval = { id: job.id, decision: 'approve', results: [corrected], notes: 'decimal point', reviewer: 'someone-else' };
+      // The patient has no orders to compare the report with: the reviewer confirms it is theirs.
+      const unconfirmed = await review(job.id, approval);
+      expect(unconfirmed.status).toBe(422);
+      expect(unconfirmed.body).toMatchObject({ code: 'patient_mismatch', errors: { confirm_patient_mismatch: expect.stringMatching(/^No identity to compare: /) } });
+      const r = await review(job.id, { ...approval, confirm_patient_mismatch: true });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(r.body).toMatchObject({ status: 'completed', stage: 'done', is_reviewed: true });
       expect(r.body.data?.results[0]).toMatchObject({ value: '4.5', is_above_max_range: false, interpretation: 'normal' });
@@ -618,7 +623,7 @@ describe.each(storeKinds)('parser-jobs through the BFF (%s)', (kind) => {
       expect((await bff.get(`/api/parser-jobs/${job.id}`, s.reviewer)).status).toBe(200);
       expect((await bff.get(`/api/parser-jobs/${job.id}/file`, s.reviewer)).status).toBe(200);
       const extracted = (await bff.get<Job>(`/api/parser-jobs/${job.id}`, s.reviewer)).body.data!;
-      const r = await review(job.id, { decision: 'approve', results: [{ ...extracted.results[0], value: '4.7' }], notes: 'Quixotic called back' });
+      const r = await review(job.id, { decision: 'approve', results: [{ ...extracted.results[0], value: '4.7' }], notes: 'Quixotic called back', confirm_patient_mismatch: true });
       expect(r.status).toBe(200);
       expect((await upload({ user_id: patient }, [{ bytes: Buffer.from('plain text'), filename: PATIENT_FILE_NAME }])).status).toBe(415);
 

@@ -113,15 +113,14 @@ describe.each(storeKinds)('biomarker history (%s)', (kind) => {
     expect(after.find((o: { parsing_job_id: string }) => o.parsing_job_id === jobId)).toMatchObject({ result: '140', interpretation: 'normal' });
   });
 
-  it('lets a corrected name in review count as a match (no confirmation needed)', async () => {
+  it('still asks for a confirmation when the review corrects the name to match: the name as read counts too', async () => {
     const jobId = await readReport(report({ patient_first_name: 'Adda', dob: '1985-12-10' }, { value: '92', units: 'mg/dL' }));
     expect((await svc().api(team.apiKey).get(`/lab_report/v1/parser/job/${jobId}`)).body.patient_check.status).toBe('mismatch');
-    const approved = await svc().api(team.apiKey).post(`/lab_report/v1/parser/job/${jobId}/review`, {
-      decision: 'approve',
-      metadata: { patient_first_name: 'Ada', patient_last_name: 'Lovelace', dob: '1985-12-10', lab_name: 'Outside Lab' },
-    });
+    const corrected = { decision: 'approve', metadata: { patient_first_name: 'Ada', patient_last_name: 'Lovelace', dob: '1985-12-10', lab_name: 'Outside Lab' } };
+    expect422(await svc().api(team.apiKey).post(`/lab_report/v1/parser/job/${jobId}/review`, corrected), ['body', 'confirm_patient_mismatch']);
+    const approved = await svc().api(team.apiKey).post(`/lab_report/v1/parser/job/${jobId}/review`, { ...corrected, confirm_patient_mismatch: true });
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
-    expect(approved.body.review.patient_mismatch_confirmed).toBeUndefined();
+    expect(approved.body.review).toMatchObject({ patient_mismatch_confirmed: true, extracted_metadata: { patient_first_name: 'Adda' } });
   });
 
   it('answers 404 for another team’s or an unknown user, and 422 for what is not a LOINC code', async () => {

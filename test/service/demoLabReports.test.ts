@@ -7,7 +7,9 @@ import { jobHandlers } from '../../server/service/jobs/handlers';
 import { closeParser } from '../../server/service/reader';
 import { seedDemoLabReports } from '../../server/service/seed/demoLabReports';
 import { JobWorker } from '../../server/service/jobs/queue';
+import { sharedLabTestId, syncLabCatalogue } from '../../server/service/seed/labCatalogue';
 import { storeKinds, useService } from './harness';
+import { createBody, insertLabAccount, patientDetails } from './orderFixtures';
 
 describe.each(storeKinds)('demo lab reports (%s)', (kind) => {
   const svc = useService(kind);
@@ -16,8 +18,16 @@ describe.each(storeKinds)('demo lab reports (%s)', (kind) => {
   });
 
   it('seeds four reports once; parsed, one completes and three wait for review (a dropped decimal, a contradicting flag, a requested check)', async () => {
+    await syncLabCatalogue(svc().db);
     const team = await svc().createTeam();
-    for (let i = 0; i < 4; i++) await svc().createUser(team, { client_user_id: `demo-report-${kind}-${i}` });
+    const users: string[] = [];
+    for (let i = 0; i < 4; i++) users.push(await svc().createUser(team, { client_user_id: `demo-report-${kind}-${i}` }));
+    // The clean report's patient has an order naming her as the report does: a report that cannot be
+    // compared with anyone's orders waits for a reviewer, however clean.
+    await insertLabAccount(svc().db, team.teamId, { lab: 'quest' });
+    const details = patientDetails({ first_name: 'Jane', last_name: 'Okafor', dob: '1980-04-02' });
+    const order = await svc().api(team.apiKey).post('/v3/order', createBody(users[0]!, sharedLabTestId('quest_essential_metabolic_health'), { patient_details: details }));
+    expect(order.status, JSON.stringify(order.body)).toBe(200);
     expect(await seedDemoLabReports(svc().db, team.teamId)).toBe(4);
     expect(await seedDemoLabReports(svc().db, team.teamId)).toBe(0);
 
@@ -29,6 +39,8 @@ describe.each(storeKinds)('demo lab reports (%s)', (kind) => {
     expect(reasons[1]).toContain('decimal_suspect');
     expect(reasons[2]).toContain('flag_inconsistent');
     expect(jobs[3]!.reviewRequested).toBe(true);
+    // The others' patients have no orders to compare the reports with: a reviewer confirms them.
+    for (const r of reasons.slice(1)) expect(r).toContain('patient_unverified');
     const cmp = (jobs[0]!.data as { results: { test_name: string; value: string }[] }).results;
     expect(cmp.map((r) => `${r.test_name} ${r.value}`)).toContain('Potassium 4.4');
   }, 120_000);

@@ -17,6 +17,8 @@ import { expect422, storeKinds, useService, type ServiceHarness, type Team } fro
 import { multipart, smallReportPdf } from './parserJobMultipart';
 import { encryptedPdf } from '../fixtures/lab-reports/special';
 import { seededRandom } from '../../server/lib/random';
+import { sharedLabTestId, syncLabCatalogue } from '../../server/service/seed/labCatalogue';
+import { createBody, insertLabAccount, patientDetails } from './orderFixtures';
 
 const PNG_1x1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -58,11 +60,21 @@ describe.each(storeKinds)('lab-report parsing jobs (%s)', (kind) => {
   let userId: string;
   let otherUserId: string;
 
+  /** An order naming the patient as the reports do (Jane Doe), so their reports can be checked against it. */
+  const placeOrder = async (t: Team, patient: string) => {
+    await insertLabAccount(svc().db, t.teamId, { lab: 'quest' });
+    const details = patientDetails({ first_name: 'Jane', last_name: 'Doe', dob: '1980-04-02' });
+    const order = await svc().api(t.apiKey).post('/v3/order', createBody(patient, sharedLabTestId('quest_essential_metabolic_health'), { patient_details: details }));
+    expect(order.status, JSON.stringify(order.body)).toBe(200);
+  };
+
   beforeAll(async () => {
+    await syncLabCatalogue(svc().db);
     team = await svc().createTeam();
     other = await svc().createTeam();
     userId = await svc().createUser(team, { client_user_id: `parse-${kind}-1` });
     otherUserId = await svc().createUser(other, { client_user_id: `parse-${kind}-2` });
+    await placeOrder(team, userId);
   });
   afterAll(async () => {
     await closeParser();
@@ -245,6 +257,7 @@ describe.each(storeKinds)('lab-report parsing jobs (%s)', (kind) => {
     const s = svc();
     const queueTeam = await s.createTeam();
     const queueUser = await s.createUser(queueTeam, { client_user_id: `queue-${kind}` });
+    await placeOrder(queueTeam, queueUser);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const body = multipart({ user_id: queueUser }, [{ bytes: await smallReportPdf() }]);

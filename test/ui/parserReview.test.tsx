@@ -5,13 +5,15 @@
  * reports are uploaded and read through the service's own domain with a stand-in reader that finds
  * DOUBTFUL_REPORT (test/ui/seed/parser.ts); reviews go through the real BFF and service.
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StaffKey } from '../bff/harness';
 import { renderOnStack } from './renderApp';
 import { startRealStack, type RealStack, type SeenRequest } from './realStack';
-import { DOUBTFUL_REPORT, parserTeam, readReport, TINY_PDF, TINY_PNG, type ParserTeam } from './seed/parser';
+import { ApproveDialog } from '../../src/parser-jobs/review/ApproveDialog';
+import { patientCheckOf, PatientMatch } from '../../src/parser-jobs/review/PatientMatch';
+import { DOUBTFUL_REPORT, doubtful, parserTeam, readReport, TINY_PDF, TINY_PNG, type ParserTeam } from './seed/parser';
 
 // pdf.js needs a canvas jsdom does not have: the viewer must fall back, not break the page.
 vi.mock('pdfjs-dist', () => ({
@@ -156,7 +158,7 @@ describe('reviewing a report', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'Hemoglobin A1c LOINC' }), '17856-6');
     await replace(user, 'TSH range low', '0.4');
     await replace(user, 'TSH range high', '4.5');
-    await replace(user, 'Patient last name', 'King');
+    await replace(user, 'Specimen number', 'SP-1002');
     expect(within(cellOf(input('Potassium value'))).getByText('Corrected')).toBeInTheDocument();
 
     // Ctrl+Enter asks first; nothing is sent before the confirmation.
@@ -179,7 +181,7 @@ describe('reviewing a report', () => {
     expect(sent!.headers.get('x-csrf-token')).toBe(await sessionCsrfToken(queueTeam));
     const body = sent!.body as { decision: string; metadata: Record<string, string>; results: Record<string, unknown>[] };
     expect(body.decision).toBe('approve');
-    expect(body.metadata).toMatchObject({ patient_first_name: 'Ada', patient_last_name: 'King', specimen_number: 'SP-1001' });
+    expect(body.metadata).toMatchObject({ patient_first_name: 'Ada', patient_last_name: 'Lovelace', specimen_number: 'SP-1002' });
     expect(body.results).toHaveLength(6);
     // Untouched results go as read.
     expect(body.results[0]).toEqual(DOUBTFUL_REPORT.data.results[0]);
@@ -293,5 +295,104 @@ describe('jobs past review, and documents', () => {
     expect(within(doc).queryByRole('img')).not.toBeInTheDocument();
     // The review beside it works regardless.
     expect(screen.getByRole('textbox', { name: 'Potassium value' })).toBeInTheDocument();
+  });
+});
+
+describe('is this report the patient’s?', () => {
+  /** DOUBTFUL_REPORT with another name in its header (the team's patient's orders name Ada Lovelace, born 1980-04-02). */
+  const namedAs = (first: string, last: string) => {
+    const outcome = doubtful();
+    if (outcome.ok) outcome.data.metadata = { ...outcome.data.metadata, patient_first_name: first, patient_last_name: last };
+    return outcome;
+  };
+  const fixRange = async (user: User) => {
+    await replace(user, 'TSH range low', '0.4');
+    await replace(user, 'TSH range high', '4.5');
+  };
+
+  it('keeps the name as read beside the correction, and asks for a confirmation to approve a report read as someone else', async () => {
+    const job = await report({}, namedAs('Grace', 'Hopper'));
+    const { user } = await openJob('reviewer', job);
+    await results();
+    const before = await screen.findByRole('alert', { name: 'Patient mismatch' });
+    expect(before).toHaveTextContent("This report may not be this patient's: the name differs");
+
+    // Retyping the name to match is no way around the check: the name as read still counts.
+    await replace(user, 'Patient first name', 'Ada');
+    await replace(user, 'Patient last name', 'Lovelace');
+    const alert = screen.getByRole('alert', { name: 'Patient mismatch' });
+    const identities = within(alert).getByRole('table', { name: 'Report and patient identity' });
+    expect(within(identities).getByRole('row', { name: /Read from the report/ })).toHaveTextContent('Grace Hopper1980-04-02');
+    expect(within(identities).getByRole('row', { name: /As corrected/ })).toHaveTextContent('Ada Lovelace1980-04-02');
+    expect(within(identities).getByRole('row', { name: /On the patient's orders/ })).toHaveTextContent('Ada Lovelace1980-04-02');
+    expect(alert).toHaveTextContent(/As read, the report was for Grace Hopper, born 1980-04-02, .*corrected in review to Ada Lovelace/);
+
+    await fixRange(user);
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve these results?' });
+    const approve = within(dialog).getByRole('button', { name: 'Approve' });
+    expect(approve).toBeDisabled();
+    await user.click(within(dialog).getByRole('checkbox', { name: 'I have checked: this report belongs to this patient' }));
+    await user.click(approve);
+    const outcome = await screen.findByRole('status', {}, { timeout: 4000 });
+    await waitFor(() => expect(outcome).toHaveTextContent('Approved'));
+    const [sent] = reviews(stack.requests);
+    expect(sent!.body).toMatchObject({ decision: 'approve', confirm_patient_mismatch: true, metadata: { patient_first_name: 'Ada', patient_last_name: 'Lovelace' } });
+  });
+
+  it('says what to check for a patient without orders, and files the report only once the reviewer confirms it is theirs', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {}); // react-admin logs the refused call in development
+    const [lonely] = (await stack.service.addUsers(team.team, [{ clientUserId: 'pt-no-orders' }])) as [string];
+    const job = await readReport(stack.service, team.team, lonely, {});
+    const { user } = await openJob('reviewer', job);
+    await results();
+    const alert = await screen.findByLabelText('Patient not compared');
+    expect(alert).toHaveTextContent(/No identity to compare: this patient has no orders giving a name and date of birth\. Check this report \(for Ada Lovelace, born 1980-04-02\) belongs to this patient/);
+    expect(within(alert).getByRole('row', { name: /On the patient's orders/ })).toHaveTextContent('No orders');
+    expect(within(screen.getByRole('region', { name: 'Why this report needs review' })).getByText(/^No identity to compare/)).toBeInTheDocument();
+
+    await fixRange(user);
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Approve' }));
+    // The service refuses an unconfirmed approval with words the dialog then asks about.
+    expect(await screen.findByText(/Once checked, approve again/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve these results?' });
+    expect(dialog).toHaveTextContent(/No identity to compare/);
+    await user.click(within(dialog).getByRole('checkbox', { name: 'I have checked: this report belongs to this patient' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    const outcome = await screen.findByRole('status', {}, { timeout: 4000 });
+    await waitFor(() => expect(outcome).toHaveTextContent('Approved'));
+    expect(reviews(stack.requests).map((r) => (r.body as { confirm_patient_mismatch?: boolean }).confirm_patient_mismatch)).toEqual([undefined, true]);
+  });
+
+  it('says which part of the header could not be read', () => {
+    const known = { status: 'match' as const, report: { first_name: 'Ada', last_name: 'Lovelace', dob: '1980-04-02' }, patient: [{ first_name: 'Ada', last_name: 'Lovelace', dob: '1980-04-02' }], differences: [] };
+    const unreadable = { ...DOUBTFUL_REPORT.data.metadata, patient_first_name: '', patient_last_name: '', dob: '' };
+    render(<PatientMatch check={patientCheckOf(unreadable, { ...known, report: { first_name: null, last_name: null, dob: null }, status: 'unknown' })} />);
+    expect(screen.getByLabelText('Patient not compared')).toHaveTextContent(
+      "The report's patient name and date of birth could not be read: check this report belongs to Ada Lovelace, born 1980-04-02",
+    );
+  });
+
+  it('asks for the confirmation afresh each time the approval dialog opens, and when the mismatch changes', () => {
+    const props = { results: 6, changes: 0, busy: false, onConfirm: vi.fn(), onClose: () => {} };
+    const { rerender } = render(<ApproveDialog {...props} open mismatch="The report is for Grace Hopper" />);
+    const tick = () => fireEvent.click(screen.getByRole('checkbox', { name: 'I have checked: this report belongs to this patient' }));
+    const approve = () => screen.getByRole('button', { name: 'Approve' });
+    tick();
+    expect(approve()).toBeEnabled();
+
+    rerender(<ApproveDialog {...props} open={false} mismatch="The report is for Grace Hopper" />);
+    rerender(<ApproveDialog {...props} open mismatch="The report is for Grace Hopper" />);
+    expect(screen.getByRole('checkbox', { name: /I have checked/ })).not.toBeChecked();
+    expect(approve()).toBeDisabled();
+
+    tick();
+    rerender(<ApproveDialog {...props} open mismatch="The report is for Grace King" />);
+    expect(screen.getByRole('checkbox', { name: /I have checked/ })).not.toBeChecked();
+    expect(approve()).toBeDisabled();
+    fireEvent.click(approve());
+    expect(props.onConfirm).not.toHaveBeenCalled();
   });
 });

@@ -21,6 +21,14 @@ interface ApproveDialogProps {
 export const ApproveDialog = ({ open, results, changes, busy, mismatch, onConfirm, onClose }: ApproveDialogProps) => {
   const [notes, setNotes] = useState('');
   const [confirmed, setConfirmed] = useState(false);
+  // A confirmation is for the mismatch it was given to, seen this time: opening the dialog again, or
+  // a mismatch that changed (the header was corrected again), asks afresh. Reset while rendering,
+  // so a stale tick is never shown, not even for one frame.
+  const [askedFor, setAskedFor] = useState({ open, mismatch });
+  if (askedFor.open !== open || askedFor.mismatch !== mismatch) {
+    setAskedFor({ open, mismatch });
+    setConfirmed(false);
+  }
   const tooLong = notes.length > REVIEW_NOTES_MAX;
   const blocked = mismatch !== null && !confirmed;
   return (
@@ -56,7 +64,7 @@ export const ApproveDialog = ({ open, results, changes, busy, mismatch, onConfir
         <Button onClick={onClose} disabled={busy}>
           Keep reviewing
         </Button>
-        <Button variant="contained" color="success" autoFocus={!mismatch} disabled={busy || tooLong || blocked} onClick={() => onConfirm(notes.trim(), confirmed)}>
+        <Button variant="contained" color="success" autoFocus={!mismatch} disabled={busy || tooLong || blocked} onClick={() => onConfirm(notes.trim(), mismatch !== null && confirmed)}>
           Approve
         </Button>
       </DialogActions>

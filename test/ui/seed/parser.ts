@@ -14,6 +14,7 @@ import { jobs, parsingJobs } from '../../../server/service/db/schema';
 import { createParsingJob, PARSE_JOB_KIND } from '../../../server/service/domain/parsingJobs/create';
 import { runParseJob, type Parse } from '../../../server/service/domain/parsingJobs/run';
 import { createTeam } from '../../../server/service/domain/teams';
+import { ensureDemoLabAccounts } from '../../../server/service/seed/labCatalogue';
 import type { ParseOutcome } from '../../../server/service/reader/types';
 import type { Team, UserInput } from '../../bff/harness';
 import type { LabServiceFixture } from '../../bff/ordersFixture';
@@ -85,10 +86,16 @@ export interface ParserTeam {
   patients: string[];
 }
 
-/** A team of its own (its own jobs, queue and patients), with a BFF app holding its key. */
+/**
+ * A team of its own (its own jobs, queue and patients), with a BFF app holding its key. Each patient
+ * has an order naming them Ada Lovelace, born 1980-04-02, as the stand-in reports do: a report the
+ * service cannot compare with any order waits for a reviewer who confirms it, however clean.
+ */
 export async function parserTeam(stack: RealStack, name: string, patients: UserInput[] = [{ clientUserId: 'pt-7f3a2c91' }]): Promise<ParserTeam> {
   const team = await createTeam(stack.service.db, name);
   const ids = await stack.service.addUsers(team, patients);
+  await ensureDemoLabAccounts(stack.service.db, team.teamId);
+  for (const id of ids) await stack.service.placeOrder(team, id);
   const app = await stack.bff.buildApp({ serviceApiKey: team.apiKey });
   return { team, app, patients: ids };
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { PatientCheck } from '../../../contract';
-import { comparePatient, normaliseDob, normaliseName, type PatientIdentity } from '../../../contract/patientIdentity';
+import { comparePatient, compareReviewedPatient, headerIdentity, normaliseDob, normaliseName, type PatientIdentity } from '../../../contract/patientIdentity';
 import type { Database } from '../../../store/db';
 import { orders, type ServiceSchema } from '../../db/schema';
 
@@ -24,9 +24,15 @@ export async function knownIdentities(db: Db, teamId: string, userId: string): P
   return [...seen.values()];
 }
 
-export async function checkReportPatient(db: Db, teamId: string, userId: string, metadata: { patient_first_name?: string; patient_last_name?: string; dob?: string } | null | undefined): Promise<PatientCheck> {
-  const report = { first_name: metadata?.patient_first_name || null, last_name: metadata?.patient_last_name || null, dob: metadata?.dob || null };
-  return comparePatient(report, await knownIdentities(db, teamId, userId));
+type Header = Parameters<typeof headerIdentity>[0];
+
+/**
+ * The report's header against the patient's orders. With `corrected` (a reviewer's header), both
+ * count: see compareReviewedPatient.
+ */
+export async function checkReportPatient(db: Db, teamId: string, userId: string, metadata: Header, corrected?: Header): Promise<PatientCheck> {
+  const known = await knownIdentities(db, teamId, userId);
+  return corrected ? compareReviewedPatient(headerIdentity(metadata), headerIdentity(corrected), known) : comparePatient(headerIdentity(metadata), known);
 }
 
-export { mismatchMessage, normaliseDob } from '../../../contract/patientIdentity';
+export { mismatchMessage, normaliseDob, patientCheckMessage } from '../../../contract/patientIdentity';

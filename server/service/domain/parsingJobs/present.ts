@@ -8,7 +8,7 @@ export type ParsingJobRow = typeof parsingJobs.$inferSelect;
  * service's extensions for the review queue. The list leaves `data` out (it can be large).
  */
 export function presentParsingJob(row: ParsingJobRow, opts: { withData: boolean } = { withData: true }): ParsingJob {
-  const review = row.review as { decision: string; reviewer: string | null; notes: string | null; reviewed_at: string } | null;
+  const review = row.review as ParsingJob['review'];
   return {
     id: row.id,
     job_id: row.id,

@@ -15,8 +15,12 @@ export async function getParsingJob(db: ServiceDb, teamId: string, jobId: string
     .from(parsingJobs)
     .where(and(eq(parsingJobs.id, jobId), eq(parsingJobs.teamId, teamId)));
   if (!row) throw new NotFound('Parsing job');
+  const job = presentParsingJob(row);
   const data = row.data as ParsedLabReportData | null;
-  return { ...presentParsingJob(row), ...(data ? { patient_check: await checkReportPatient(db, teamId, row.userId, data.metadata) } : {}) };
+  if (!data) return job;
+  // After an approval `data` holds the corrected header; the check shows it beside the one read.
+  const read = job.review?.extracted_metadata;
+  return { ...job, patient_check: await checkReportPatient(db, teamId, row.userId, read ?? data.metadata, read ? data.metadata : undefined) };
 }
 
 export interface UploadedFile {

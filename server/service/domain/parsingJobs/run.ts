@@ -5,7 +5,7 @@ import { parsingJobFiles, parsingJobs, type ServiceSchema } from '../../db/schem
 import { parseLabReport } from '../../reader';
 import { ReaderPoolClosed } from '../../sandbox/readerPool';
 import type { ParseOptions, ParseOutcome } from '../../reader/types';
-import { checkReportPatient, mismatchMessage } from '../biomarkers/patientCheck';
+import { checkReportPatient, patientCheckMessage } from '../biomarkers/patientCheck';
 import { recordReportResults } from '../biomarkers/fromReport';
 import { emitEvent } from '../../webhooks/outbox';
 import { PARSE_MAX_ATTEMPTS, PARSING_JOB_UPDATED } from './create';
@@ -81,13 +81,12 @@ async function settle(db: Db, jobId: string, outcome: ParseOutcome) {
     const now = new Date();
     let change;
     if (outcome.ok) {
-      // A report that does not name this patient must not enter their history unseen: a reviewer checks it.
+      // A report not known to be this patient's must not enter their history unseen: one that names
+      // someone else, and one that cannot be compared (no orders, no readable name or date of birth).
       const check = await checkReportPatient(tx, current.teamId, current.userId, outcome.data.metadata);
-      const mismatch = check.status === 'mismatch';
-      const reviewReasons = mismatch
-        ? { ...outcome.reviewReasons, report: [...outcome.reviewReasons.report, { code: 'patient_mismatch', message: mismatchMessage(check) }] }
-        : outcome.reviewReasons;
-      const toReview = outcome.needsReview || current.reviewRequested || mismatch;
+      const doubt = check.status === 'match' ? null : { code: check.status === 'mismatch' ? 'patient_mismatch' : 'patient_unverified', message: patientCheckMessage(check)! };
+      const reviewReasons = doubt ? { ...outcome.reviewReasons, report: [...outcome.reviewReasons.report, doubt] } : outcome.reviewReasons;
+      const toReview = outcome.needsReview || current.reviewRequested || doubt !== null;
       change = {
         status: toReview ? 'started' : 'completed',
         stage: toReview ? 'awaiting_review' : 'done',

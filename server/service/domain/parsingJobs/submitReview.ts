@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import type { LabReportResult, ParsedLabReportData, ParsingJobReviewBody } from '../../../contract';
+import type { LabReportResult, ParsedLabReportData, ParsingJobReviewBody, PatientCheck } from '../../../contract';
 import type { Database } from '../../../store/db';
 import { parsingJobs, type ServiceSchema } from '../../db/schema';
 import { emitEvent } from '../../webhooks/outbox';
 import { recordReportResults } from '../biomarkers/fromReport';
-import { checkReportPatient, mismatchMessage } from '../biomarkers/patientCheck';
+import { checkReportPatient, patientCheckMessage } from '../biomarkers/patientCheck';
 import { Invalid, NotFound, ServiceError } from '../errors';
 import { PARSING_JOB_UPDATED } from './create';
 import { presentParsingJob } from './present';
@@ -31,22 +31,26 @@ export async function reviewParsingJob(db: Database<ServiceSchema>, teamId: stri
 
     const extracted = job.data as ParsedLabReportData;
     const reviewed_at = new Date();
-    let mismatchConfirmed = false;
+    let confirmed: PatientCheck['status'] = 'match';
     if (body.decision === 'approve') {
-      const check = await checkReportPatient(tx, teamId, job.userId, body.metadata ?? extracted.metadata);
-      if (check.status === 'mismatch') {
-        if (!body.confirm_patient_mismatch) {
-          throw new Invalid(['body', 'confirm_patient_mismatch'], `${mismatchMessage(check)} To file it under this patient anyway, approve again with confirm_patient_mismatch: true.`, 'value_error.patient_mismatch');
-        }
-        mismatchConfirmed = true;
+      // The header as read counts as much as the reviewer's: correcting (or blanking) the name is no way around the check.
+      const check = await checkReportPatient(tx, teamId, job.userId, extracted.metadata, body.metadata ?? extracted.metadata);
+      if (check.status !== 'match' && !body.confirm_patient_mismatch) {
+        const mismatch = check.status === 'mismatch';
+        const then = mismatch ? 'To file it under this patient anyway, approve again with confirm_patient_mismatch: true.' : 'Once checked, approve again with confirm_patient_mismatch: true.';
+        throw new Invalid(['body', 'confirm_patient_mismatch'], `${patientCheckMessage(check)} ${then}`, mismatch ? 'value_error.patient_mismatch' : 'value_error.patient_unverified');
       }
+      confirmed = check.status;
     }
     const review = {
       decision: body.decision,
       reviewer: body.reviewer ?? null,
       notes: body.notes ?? null,
       reviewed_at: reviewed_at.toISOString(),
-      ...(mismatchConfirmed ? { patient_mismatch_confirmed: true } : {}),
+      ...(confirmed === 'mismatch' ? { patient_mismatch_confirmed: true } : {}),
+      ...(confirmed === 'unknown' ? { patient_identity_confirmed: true } : {}),
+      // `data` takes the corrected header: the one read stays here, for whoever checks the review later.
+      ...(body.decision === 'approve' ? { extracted_metadata: extracted.metadata } : {}),
     };
     const change =
       body.decision === 'approve'
