@@ -37,9 +37,17 @@ const uploads: Request[] = [];
 describe('reviewing a parsed lab report, end to end in Chromium', () => {
   beforeAll(async () => {
     const users = (await service.get<PaginatedUsers>('/v2/user?limit=50')).users;
-    patientUser = the(users[11], 'a seeded user');
-    // The report names the patient as their orders do (a report naming someone else would be flagged as filed under the wrong patient).
-    const latest = (await service.get<OrdersResponse>(`/v3/orders?user_id=${patientUser.user_id}&size=1`)).orders[0]?.patient_details;
+    // A seeded patient with orders, and the report names them as their orders do: a report naming
+    // someone else, or one for a patient with nothing to compare it with, waits for a confirmation.
+    let latest: Record<string, unknown> | null | undefined;
+    for (const candidate of users.slice(11)) {
+      latest = (await service.get<OrdersResponse>(`/v3/orders?user_id=${candidate.user_id}&size=1`)).orders[0]?.patient_details;
+      if (latest) {
+        patientUser = candidate;
+        break;
+      }
+    }
+    patientUser = the(patientUser, 'a seeded user with orders');
     if (latest?.first_name && latest.last_name && latest.dob) {
       const [y, m, d] = String(latest.dob).slice(0, 10).split('-');
       reportPatient = { first: String(latest.first_name), last: String(latest.last_name), dob: `${m}/${d}/${y}` };

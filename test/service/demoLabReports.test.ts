@@ -22,11 +22,12 @@ describe.each(storeKinds)('demo lab reports (%s)', (kind) => {
     const team = await svc().createTeam();
     const users: string[] = [];
     for (let i = 0; i < 4; i++) users.push(await svc().createUser(team, { client_user_id: `demo-report-${kind}-${i}` }));
-    // The clean report's patient has an order naming her as the report does: a report that cannot be
-    // compared with anyone's orders waits for a reviewer, however clean.
+    // The last user has an order: the clean report is hers, printed with the name and birth date on
+    // that order (as a lab prints what it was sent), so it completes. Reports for patients without
+    // orders cannot be compared with anyone's and wait for a reviewer, however clean.
     await insertLabAccount(svc().db, team.teamId, { lab: 'quest' });
-    const details = patientDetails({ first_name: 'Jane', last_name: 'Okafor', dob: '1980-04-02' });
-    const order = await svc().api(team.apiKey).post('/v3/order', createBody(users[0]!, sharedLabTestId('quest_essential_metabolic_health'), { patient_details: details }));
+    const details = patientDetails({ first_name: 'Grace', last_name: 'Hopper', dob: '1985-12-09' });
+    const order = await svc().api(team.apiKey).post('/v3/order', createBody(users[3]!, sharedLabTestId('quest_essential_metabolic_health'), { patient_details: details }));
     expect(order.status, JSON.stringify(order.body)).toBe(200);
     expect(await seedDemoLabReports(svc().db, team.teamId)).toBe(4);
     expect(await seedDemoLabReports(svc().db, team.teamId)).toBe(0);
@@ -41,6 +42,8 @@ describe.each(storeKinds)('demo lab reports (%s)', (kind) => {
     expect(jobs[3]!.reviewRequested).toBe(true);
     // The others' patients have no orders to compare the reports with: a reviewer confirms them.
     for (const r of reasons.slice(1)) expect(r).toContain('patient_unverified');
+    expect(jobs[0]!.userId).toBe(users[3]);
+    expect((jobs[0]!.data as { metadata: { patient_last_name: string; dob: string } }).metadata).toMatchObject({ patient_last_name: 'HOPPER', dob: '12/09/1985' });
     const cmp = (jobs[0]!.data as { results: { test_name: string; value: string }[] }).results;
     expect(cmp.map((r) => `${r.test_name} ${r.value}`)).toContain('Potassium 4.4');
   }, 120_000);

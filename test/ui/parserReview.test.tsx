@@ -352,18 +352,16 @@ describe('is this report the patient’s?', () => {
     expect(within(screen.getByRole('region', { name: 'Why this report needs review' })).getByText(/^No identity to compare/)).toBeInTheDocument();
 
     await fixRange(user);
-    await user.click(screen.getByRole('button', { name: 'Approve' }));
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Approve' }));
-    // The service refuses an unconfirmed approval with words the dialog then asks about.
-    expect(await screen.findByText(/Once checked, approve again/)).toBeInTheDocument();
+    // The dialog asks before approving: nothing is sent until the reviewer confirms it is theirs.
     await user.click(screen.getByRole('button', { name: 'Approve' }));
     const dialog = await screen.findByRole('dialog', { name: 'Approve these results?' });
     expect(dialog).toHaveTextContent(/No identity to compare/);
+    expect(within(dialog).getByRole('button', { name: 'Approve' })).toBeDisabled();
     await user.click(within(dialog).getByRole('checkbox', { name: 'I have checked: this report belongs to this patient' }));
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     const outcome = await screen.findByRole('status', {}, { timeout: 4000 });
     await waitFor(() => expect(outcome).toHaveTextContent('Approved'));
-    expect(reviews(stack.requests).map((r) => (r.body as { confirm_patient_mismatch?: boolean }).confirm_patient_mismatch)).toEqual([undefined, true]);
+    expect(reviews(stack.requests).map((r) => (r.body as { confirm_patient_mismatch?: boolean }).confirm_patient_mismatch)).toEqual([true]);
   });
 
   it('says which part of the header could not be read', () => {

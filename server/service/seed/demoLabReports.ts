@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { Database } from '../../store/db';
-import { parsingJobs, users, type ServiceSchema } from '../db/schema';
+import { orders, parsingJobs, users, type ServiceSchema } from '../db/schema';
 import { createParsingJob } from '../domain/parsingJobs/create';
 import { simpleReportPdf, type SimpleReport } from './labReportPdf';
 
@@ -74,12 +74,50 @@ const REPORTS: { report: Omit<SimpleReport, 'patient'>; review: boolean }[] = [
   },
 ];
 
+/** For a patient without orders (nothing to compare a report with): such a report waits for review. */
 const NAMES = [
   { first: 'Jane', last: 'Okafor', dob: '04/02/1980' },
   { first: 'Marcus', last: 'Lindqvist', dob: '11/23/1967' },
   { first: 'Priya', last: 'Raman', dob: '07/14/1991' },
   { first: 'Tomas', last: 'Ferreira', dob: '02/09/1975' },
 ];
+
+type PrintedPatient = SimpleReport['patient'];
+
+/** The name and birth date a lab prints for this patient: those of their latest order, in US form. */
+function printedFrom(details: Record<string, unknown>): PrintedPatient | null {
+  const { first_name: first, last_name: last, dob } = details as { first_name?: string; last_name?: string; dob?: string };
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(dob ?? '');
+  return first && last && m ? { first, last, dob: `${m[2]}/${m[3]}/${m[1]}` } : null;
+}
+
+/**
+ * The patients the reports are for: those with orders first, each report printed with the name on
+ * their latest order (a lab prints what it was sent), so the patient check finds them the same person.
+ */
+async function reportPatients(db: Database<ServiceSchema>, teamId: string, count: number): Promise<{ id: string; printed: PrintedPatient }[]> {
+  const ordered = await db
+    .select({ userId: orders.userId, details: orders.patientDetails })
+    .from(orders)
+    .where(eq(orders.teamId, teamId))
+    .orderBy(desc(orders.createdAt));
+  const chosen = new Map<string, PrintedPatient>();
+  for (const o of ordered) {
+    if (chosen.size >= count) break;
+    if (chosen.has(o.userId)) continue;
+    const printed = printedFrom(o.details);
+    if (printed) chosen.set(o.userId, printed);
+  }
+  const picked = [...chosen].map(([id, printed]) => ({ id, printed }));
+  if (picked.length < count) {
+    const people = await db.select({ id: users.id }).from(users).where(eq(users.teamId, teamId)).orderBy(users.createdOn);
+    for (const p of people) {
+      if (picked.length >= count) break;
+      if (!chosen.has(p.id)) picked.push({ id: p.id, printed: NAMES[picked.length]! });
+    }
+  }
+  return picked;
+}
 
 /**
  * Sample lab reports for the demo team, once (when it has no parsing jobs): they go through the
@@ -88,10 +126,10 @@ const NAMES = [
 export async function seedDemoLabReports(db: Database<ServiceSchema>, teamId: string): Promise<number> {
   const [existing] = await db.select({ id: parsingJobs.id }).from(parsingJobs).where(eq(parsingJobs.teamId, teamId)).limit(1);
   if (existing) return 0;
-  const people = await db.select({ id: users.id }).from(users).where(eq(users.teamId, teamId)).orderBy(users.createdOn).limit(REPORTS.length);
+  const people = await reportPatients(db, teamId, REPORTS.length);
   if (people.length < REPORTS.length) return 0;
   for (const [i, { report, review }] of REPORTS.entries()) {
-    const pdf = await simpleReportPdf({ ...report, patient: NAMES[i]! });
+    const pdf = await simpleReportPdf({ ...report, patient: people[i]!.printed });
     await createParsingJob(db, teamId, people[i]!.id, { bytes: pdf, filename: `lab-report-${report.specimen}.pdf` }, review);
   }
   return REPORTS.length;

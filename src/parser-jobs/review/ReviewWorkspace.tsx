@@ -15,7 +15,7 @@ import { ApproveDialog } from './ApproveDialog';
 import { cellKey, doubtfulCells, doubtsOfRows } from './doubts';
 import { MetadataFields } from './MetadataFields';
 import { patientCheckOf, PatientMatch } from './PatientMatch';
-import { mismatchMessage } from '../../../server/contract/patientIdentity';
+import { patientCheckMessage } from '../../../server/contract/patientIdentity';
 import { RejectDialog } from './RejectDialog';
 import { ReportReasons } from './ReportReasons';
 import type { DraftField } from './ResultRow';
@@ -88,7 +88,8 @@ export const ReviewWorkspace = ({ job, canReview }: { job: WithData; canReview: 
 
   const check = useMemo(() => patientCheckOf(shown.metadata, job.patient_check), [shown.metadata, job.patient_check]);
   // The service's refusal (a check it made on newer data) counts as much as ours.
-  const mismatch = check?.status === 'mismatch' ? mismatchMessage(check) : (problem?.errors.confirm_patient_mismatch ?? null);
+  // A report read as someone else, or one that cannot be compared with anyone, is confirmed before approving.
+  const mismatch = (check && patientCheckMessage(check)) ?? problem?.errors.confirm_patient_mismatch ?? null;
 
   const approve = (notes: string, confirmMismatch: boolean) => {
     setDialog(null);
