@@ -362,6 +362,7 @@ describe('is this report the patient’s?', () => {
     const outcome = await screen.findByRole('status', {}, { timeout: 4000 });
     await waitFor(() => expect(outcome).toHaveTextContent('Approved'));
     expect(reviews(stack.requests).map((r) => (r.body as { confirm_patient_mismatch?: boolean }).confirm_patient_mismatch)).toEqual([true]);
+    expect(await screen.findByText(/Approved without orders to compare the report with/)).toBeInTheDocument();
   });
 
   it('says which part of the header could not be read', () => {

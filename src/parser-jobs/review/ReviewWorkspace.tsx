@@ -149,6 +149,11 @@ export const ReviewWorkspace = ({ job, canReview }: { job: WithData; canReview: 
             Approved although the name or date of birth differed from the patient's orders: the reviewer confirmed the report is theirs.
           </Alert>
         )}
+        {job.review?.patient_identity_confirmed && !job.review.patient_mismatch_confirmed && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            Approved without orders to compare the report with: the reviewer confirmed the report is this patient's.
+          </Alert>
+        )}
         {editable && <ShortcutHelp />}
         <Box sx={{ my: 2 }}>
           <MetadataFields metadata={shown.metadata} editable={editable} incomplete={incomplete} onChange={onMetadataChange} />
