@@ -57,6 +57,11 @@ export const ResultMetadata = z.object({
   date_reported: text(40).optional(),
   date_collected: text(40).optional(),
   specimen_number: text(100).optional(),
+  gender: z.enum(['female', 'male', 'other']).optional().describe('Extension (a newer wire field): the patient’s sex as printed on the report'),
+  date_received: text(40).optional().describe('Extension: when the lab received the specimen, as printed'),
+  provider: text(200).optional().describe('Extension: the ordering provider, as printed'),
+  lab_address: text(300).optional().describe('Extension: the reporting lab’s address, as printed'),
+  'clia_#': text(20).optional().describe('Extension: the lab’s CLIA number (the order results’ key)'),
 });
 export type ResultMetadata = z.infer<typeof ResultMetadata>;
 

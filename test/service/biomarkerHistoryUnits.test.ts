@@ -10,7 +10,9 @@ import { biomarkerResults, jobs } from '../../server/service/db/schema';
 import { createParsingJob, PARSE_JOB_KIND } from '../../server/service/domain/parsingJobs/create';
 import { runParseJob } from '../../server/service/domain/parsingJobs/run';
 import type { LabReportResult, ParsedLabReportData, ParseOutcome } from '../../server/service/reader/types';
+import { sharedLabTestId, syncLabCatalogue } from '../../server/service/seed/labCatalogue';
 import { storeKinds, useService, type Team } from './harness';
+import { createBody, insertLabAccount } from './orderFixtures';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const GLUCOSE = '2345-7';
@@ -56,10 +58,18 @@ describe.each(storeKinds)('biomarker history: like with like (%s)', (kind) => {
   let n = 0;
 
   beforeAll(async () => {
+    await syncLabCatalogue(svc().db);
     team = await svc().createTeam();
+    await insertLabAccount(svc().db, team.teamId, { lab: 'quest' });
   });
 
-  const newPatient = (body: Record<string, unknown> = {}) => svc().createUser(team, { client_user_id: `pt-units-${kind}-${++n}`, ...body });
+  /** A patient with an order naming them as the stand-in reports do (Ada Lovelace, 1985-12-10), so their reports complete. */
+  const newPatient = async (body: Record<string, unknown> = {}) => {
+    const userId = await svc().createUser(team, { client_user_id: `pt-units-${kind}-${++n}`, ...body });
+    const order = await svc().api(team.apiKey).post('/v3/order', createBody(userId, sharedLabTestId('quest_essential_metabolic_health')));
+    expect(order.status, JSON.stringify(order.body)).toBe(200);
+    return userId;
+  };
 
   /** Uploads a report for the patient, read (and completed) at once by a stand-in reader. */
   async function readReport(userId: string, answer: ParseOutcome): Promise<string> {

@@ -395,3 +395,36 @@ describe('is this report the patient’s?', () => {
     expect(props.onConfirm).not.toHaveBeenCalled();
   });
 });
+
+describe('report details', () => {
+  it('shows the sex, received date, provider, lab address and CLIA as read, and tints only a missing identity', async () => {
+    const { MetadataFields } = await import('../../src/parser-jobs/review/MetadataFields');
+    const { correctedMetadata } = await import('../../src/parser-jobs/review/reviewDraft');
+    const metadata = {
+      patient_first_name: 'Ada',
+      patient_last_name: 'Lovelace',
+      dob: '',
+      lab_name: '',
+      gender: 'female' as const,
+      date_received: '03/05/2024 14:10',
+      provider: 'Dr. Ana Ruiz, MD',
+      lab_address: '123 Main St, Springfield, IL 62701',
+      'clia_#': '14D0123456',
+    };
+    const onChange = vi.fn();
+    render(<MetadataFields metadata={metadata} editable incomplete onChange={onChange} />);
+    const details = screen.getByRole('region', { name: 'Report details' });
+    expect(within(details).getByLabelText('Ordering provider')).toHaveValue('Dr. Ana Ruiz, MD');
+    expect(within(details).getByLabelText('CLIA number')).toHaveValue('14D0123456');
+    expect(within(details).getByLabelText('Lab address')).toHaveValue('123 Main St, Springfield, IL 62701');
+    expect(within(details).getByLabelText('Received')).toHaveValue('03/05/2024 14:10');
+    expect(within(details).getByRole('combobox', { name: 'Sex' })).toHaveTextContent('female');
+    // The date of birth identifies the patient: missing, it is the field to look at. The lab is optional.
+    expect(within(details).getAllByText('Not found on the report')).toHaveLength(1);
+    fireEvent.change(within(details).getByLabelText('CLIA number'), { target: { value: '' } });
+    expect(onChange).toHaveBeenCalledWith('clia_#', '');
+    // Emptied optional fields are left out of the approval; "Not printed" clears the sex.
+    expect(correctedMetadata({ ...metadata, 'clia_#': ' ', gender: '' as never })).not.toHaveProperty('clia_#');
+    expect(correctedMetadata({ ...metadata, gender: '' as never })).not.toHaveProperty('gender');
+  });
+});

@@ -153,6 +153,8 @@ describe('a user page’s Biomarkers tab', () => {
   beforeAll(async () => {
     const { service } = stack;
     [unchartable] = (await service.addUsers(service.team, [{ clientUserId: 'pt-5e0b19c2', fallbackTimeZone: 'America/Chicago' }])) as [string];
+    // An order naming the patient as the stand-in reports do, so the reports complete into the history.
+    await service.placeOrder(service.team, unchartable);
     const glucose = (value: string, units: string) => ({
       test_name: 'Glucose',
       value,

@@ -1,20 +1,26 @@
 /**
- * Who and what the report is about, as read: patient name and date of birth, lab, dates,
- * specimen. Editable in review; a field the reader could not find is tinted as doubtful when the
- * service said the metadata is incomplete.
+ * Who and what the report is about, as read: patient name, date of birth and sex, dates, specimen,
+ * ordering provider, the lab with its address and CLIA number. Editable in review; an identity field
+ * the reader could not find is tinted as doubtful when the service said the identity is incomplete
+ * (the other fields are optional, and their absence holds nothing up).
  */
-import { Box, Grid, TextField, Typography } from '@mui/material';
+import { Box, Grid, MenuItem, TextField, Typography } from '@mui/material';
 import type { ResultMetadata } from '../types';
 import { doubtfulSx } from './cellStyle';
 
-export const METADATA_FIELDS: { key: keyof ResultMetadata; label: string; required?: boolean }[] = [
-  { key: 'patient_first_name', label: 'Patient first name', required: true },
-  { key: 'patient_last_name', label: 'Patient last name', required: true },
-  { key: 'dob', label: 'Date of birth', required: true },
+export const METADATA_FIELDS: { key: keyof ResultMetadata; label: string; required?: boolean; identity?: boolean; choices?: string[] }[] = [
+  { key: 'patient_first_name', label: 'Patient first name', required: true, identity: true },
+  { key: 'patient_last_name', label: 'Patient last name', required: true, identity: true },
+  { key: 'dob', label: 'Date of birth', required: true, identity: true },
+  { key: 'gender', label: 'Sex', choices: ['female', 'male', 'other'] },
   { key: 'lab_name', label: 'Lab', required: true },
   { key: 'date_collected', label: 'Collected' },
+  { key: 'date_received', label: 'Received' },
   { key: 'date_reported', label: 'Reported' },
   { key: 'specimen_number', label: 'Specimen number' },
+  { key: 'provider', label: 'Ordering provider' },
+  { key: 'lab_address', label: 'Lab address' },
+  { key: 'clia_#', label: 'CLIA number' },
 ];
 
 interface MetadataFieldsProps {
@@ -27,9 +33,9 @@ interface MetadataFieldsProps {
 
 export const MetadataFields = ({ metadata, editable, incomplete, onChange }: MetadataFieldsProps) => (
   <Grid container spacing={1.5} component="section" aria-label="Report details">
-    {METADATA_FIELDS.map(({ key, label, required }) => {
+    {METADATA_FIELDS.map(({ key, label, required, identity, choices }) => {
       const value = metadata[key] ?? '';
-      const missing = incomplete && !value;
+      const missing = incomplete && !!identity && !value;
       return (
         <Grid key={key} size={{ xs: 12, sm: 6, lg: 3 }}>
           {editable ? (
@@ -39,10 +45,22 @@ export const MetadataFields = ({ metadata, editable, incomplete, onChange }: Met
               onChange={(e) => onChange?.(key, e.target.value)}
               size="small"
               fullWidth
+              select={!!choices}
               color={missing ? 'warning' : undefined}
               helperText={missing ? 'Not found on the report' : required ? undefined : 'Optional'}
               sx={missing ? { '& .MuiInputBase-root': doubtfulSx(true), '& .MuiFormHelperText-root': { color: 'warning.dark' } } : undefined}
-            />
+            >
+              {choices && [
+                <MenuItem key="" value="">
+                  Not printed
+                </MenuItem>,
+                ...choices.map((c) => (
+                  <MenuItem key={c} value={c}>
+                    {c}
+                  </MenuItem>
+                )),
+              ]}
+            </TextField>
           ) : (
             <Box sx={missing ? { ...doubtfulSx(true), p: 0.5 } : undefined}>
               <Typography variant="caption" color="text.secondary" component="div">

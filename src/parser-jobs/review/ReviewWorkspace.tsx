@@ -61,7 +61,7 @@ export const ReviewWorkspace = ({ job, canReview }: { job: WithData; canReview: 
     setDraft((d) => ({ ...d, results: d.results.map((r, i) => (i === index ? { ...r, [field]: value } : r)) }));
   }, []);
   const onMetadataChange = useCallback((key: keyof ResultMetadata, value: string) => {
-    setDraft((d) => ({ ...d, metadata: { ...d.metadata, [key]: value } }));
+    setDraft((d) => ({ ...d, metadata: { ...d.metadata, [key]: value } as Draft['metadata'] }));
   }, []);
 
   const askApprove = useCallback(() => {

@@ -116,7 +116,7 @@ export function correctedResult(row: DraftResult): LabReportResult {
   };
 }
 
-const OPTIONAL_METADATA = ['date_reported', 'date_collected', 'specimen_number'] as const;
+const OPTIONAL_METADATA = ['date_reported', 'date_collected', 'date_received', 'specimen_number', 'provider', 'lab_address', 'clia_#'] as const;
 
 /** Metadata as approved: required fields trimmed; optional ones left out when emptied. */
 export function correctedMetadata(metadata: ResultMetadata): ResultMetadata {
@@ -132,6 +132,8 @@ export function correctedMetadata(metadata: ResultMetadata): ResultMetadata {
     if (v) out[key] = v;
     else delete out[key];
   }
+  // "Not printed" clears the sex; anything else is one of the choices the field offers.
+  if (!metadata.gender) delete out.gender;
   return out;
 }
 
