@@ -6,6 +6,7 @@ import {
   dateTimeValue,
   dateValue,
   genderValue,
+  isClinician,
   labValue,
   personValue,
   providerValue,
@@ -94,7 +95,7 @@ function valueFor(field: Field, label: Label, text: string, separated: boolean):
   switch (field) {
     case 'name': {
       const v = personValue(text);
-      return v && splitName(v).last ? v : '';
+      return v && !isClinician(v) && splitName(v).last ? v : '';
     }
     case 'first':
     case 'last':
@@ -184,7 +185,7 @@ function readLetter(rows: Row[], store: Store): void {
     const titled = /^(?:mr|mrs|ms|miss|mx)\.?\s/i.test(m[1]!);
     const v = personValue(m[1]!);
     // "Dear Jane," is a first name alone: not enough to say whose report this is.
-    if (v && (titled || v.split(' ').length >= 2) && splitName(v).last) store.name = { value: v, rank: 2, row: i, cell };
+    if (v && !isClinician(v) && (titled || v.split(' ').length >= 2) && splitName(v).last) store.name = { value: v, rank: 2, row: i, cell };
   });
 }
 

@@ -305,6 +305,8 @@ describe('traps', () => {
     const { metadata, missing } = read([
       [40, [[36, 'Lab Director: Dr. Xavier Young'], [300, 'Pathologist: Dr. Yara Zane']]],
       [52, [[36, 'Reviewed by: Dr. Omar Quinn'], [300, 'Medical Director: Helen Park, MD']]],
+      [64, [[36, 'Physician Details'], [300, 'Name: Dr. Ana Ruiz']]],
+      [76, [[36, 'Dear Dr. Ruiz,']]],
     ]);
     expect(metadata.provider).toBeUndefined();
     expect(missing).toContain('patient_last_name');

@@ -120,6 +120,11 @@ export function splitName(name: string): { first: string; last: string } {
   return { first: words[0]!, last: words.slice(start).join(' ').replace(/,$/, '') };
 }
 
+/** "Dr. …" or "…, MD": a clinician, never the patient a "Name:" label may also name. */
+export function isClinician(name: string): boolean {
+  return /^dr\.?\s/i.test(name.trim()) || CREDENTIAL.test(name);
+}
+
 const CREDENTIAL = /\b(?:MD|M\.D\.|DO|D\.O\.|NP|FNP|FNP-C|PA|PA-C|DNP|RN|PhD|DDS|MBBS|FRCP|ARNP|APRN|CNM)\b/;
 
 /**
