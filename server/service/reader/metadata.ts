@@ -121,14 +121,18 @@ function valueFor(field: Field, label: Label, text: string, separated: boolean):
   }
 }
 
-function offer(store: Store, label: Label, text: string, separated: boolean, row: number, cell: Cell): void {
+/** Stores the value for the label's fields where it is better than what is there; says whether it was a value at all. */
+function offer(store: Store, label: Label, text: string, separated: boolean, row: number, cell: Cell): boolean {
+  let valid = false;
   for (const field of label.fields) {
     if (field === 'stop') continue;
-    const have = store[field];
-    if (have && have.rank <= label.rank) continue;
     const value = valueFor(field, label, text, separated);
-    if (value) store[field] = { value, rank: label.rank, row, cell };
+    if (!value) continue;
+    valid = true;
+    const have = store[field];
+    if (!have || have.rank > label.rank) store[field] = { value, rank: label.rank, row, cell };
   }
+  return valid;
 }
 
 /** A label without a colon counts only where its value follows in its field's shape ("DOB 01/02/1980"). */
@@ -142,34 +146,41 @@ function accepted(m: LabelMatch, text: string): boolean {
 function readRow(rows: Row[], i: number, store: Store): void {
   const row = rows[i]!;
   const whole = row.cells.map((c) => wholeLabel(c.text));
+  const rightOf = (k: number) => row.cells[k + 1]?.x ?? Infinity;
   // A row of bare labels ("Patient", "Date of Birth"...) with the values on the line below.
   if (whole.every(Boolean) && whole.some((l) => l!.fields[0] !== 'stop')) {
-    row.cells.forEach((cell, k) => offer(store, whole[k]!, valueBelow(rows, i, cell) ?? '', true, i, cell));
+    row.cells.forEach((cell, k) => offer(store, whole[k]!, valueBelow(rows, i, cell, rightOf(k)) ?? '', true, i, cell));
     return;
   }
   const taken = new Set<number>();
-  /** A label that ends its cell has its value in the next cell ("DOB:" | "01/02/1980") or on the line below. */
-  const valueAfter = (k: number): string => {
+  /**
+   * A label that ends its cell has its value in the next cell ("DOB:" | "01/02/1980") or, when
+   * that is not such a value (a box of labels beside the lab's logo), on the line below.
+   */
+  const offerAfter = (k: number, label: Label, separated: boolean) => {
     const next = row.cells[k + 1];
-    if (next && !whole[k + 1] && !findLabels(withLabelSnapped(next.text)).some((m) => m.index === 0 && m.separated)) {
-      taken.add(k + 1);
-      return next.text;
+    if (!label.below && next && !whole[k + 1] && !findLabels(withLabelSnapped(next.text)).some((m) => m.index === 0 && m.separated)) {
+      if (offer(store, label, next.text, separated, i, row.cells[k]!)) {
+        taken.add(k + 1);
+        return;
+      }
     }
-    return valueBelow(rows, i, row.cells[k]!) ?? '';
+    const right = whole.every(Boolean) || label.below ? undefined : rightOf(k);
+    offer(store, label, valueBelow(rows, i, row.cells[k]!, whole[k + 1] ? right : undefined) ?? '', separated, i, row.cells[k]!);
   };
   row.cells.forEach((cell, k) => {
     if (taken.has(k)) return;
     const label = whole[k];
     if (label) {
-      if (label.fields[0] !== 'stop') offer(store, label, label.below ? valueBelow(rows, i, cell) ?? '' : valueAfter(k), true, i, cell);
+      if (label.fields[0] !== 'stop') offerAfter(k, label, true);
       return;
     }
     const text = withLabelSnapped(cell.text);
     const labels = findLabels(text).filter((m) => accepted(m, text));
     labels.forEach((m, j) => {
-      let value = text.slice(m.end, labels[j + 1]?.index ?? text.length).trim();
-      if (!value && j === labels.length - 1) value = valueAfter(k);
-      offer(store, m.label, value, m.separated, i, cell);
+      const value = text.slice(m.end, labels[j + 1]?.index ?? text.length).trim();
+      if (!value && j === labels.length - 1) offerAfter(k, m.label, m.separated);
+      else offer(store, m.label, value, m.separated, i, cell);
     });
   });
 }
@@ -190,14 +201,28 @@ function readLetter(rows: Row[], store: Store): void {
 }
 
 /**
- * The value printed under its label (boxed letterheads): the next row's cell that overlaps the
- * label horizontally the most (values are often wider than their label, or start a little left
- * of it).
+ * The value printed under its label (boxed letterheads). With the next label of the line known
+ * (`right`), the words of the line below that start between this label and the next one: values
+ * close together merge into one cell ("KOWALSKI, ANNA M 09/14/1958"), but each starts under its
+ * own label (or a little left of it, when centred). Otherwise the next row's cell that overlaps
+ * the label the most (values are often wider than their label).
  */
-function valueBelow(rows: Row[], i: number, label: Cell): string | undefined {
+function valueBelow(rows: Row[], i: number, label: Cell, right?: number): string | undefined {
   const row = rows[i]!;
   const next = rows[i + 1];
   if (!next || next.page !== row.page || next.y - row.y > 2.5 * row.height) return undefined;
+  const isLabel = (text: string) => !!wholeLabel(text) || findLabels(withLabelSnapped(text)).some((m) => m.separated);
+  if (right !== undefined) {
+    const em = row.height;
+    const items = next.cells
+      .flatMap((c) => c.items)
+      .filter((it) => it.x >= label.x - 1.5 * em && it.x < right - 0.5 * em)
+      .sort((a, b) => a.x - b.x);
+    // A gap of several em is another column, not more of this value.
+    const end = items.findIndex((it, k) => k > 0 && it.x - (items[k - 1]!.x + items[k - 1]!.width) > 3 * em);
+    const text = (end < 0 ? items : items.slice(0, end)).map((it) => it.text.trim()).join(' ');
+    if (text) return isLabel(text) ? undefined : text;
+  }
   let best: Cell | undefined;
   let bestOverlap = 0;
   for (const c of next.cells) {
@@ -208,6 +233,6 @@ function valueBelow(rows: Row[], i: number, label: Cell): string | undefined {
     }
   }
   const cell = best ?? next.cells.find((c) => Math.abs(c.x - label.x) <= 1.5 * row.height);
-  if (!cell || wholeLabel(cell.text) || findLabels(withLabelSnapped(cell.text)).some((m) => m.separated)) return undefined;
+  if (!cell || isLabel(cell.text)) return undefined;
   return cell.text;
 }

@@ -239,6 +239,48 @@ describe('header and patient-block styles', () => {
     });
   });
 
+  it('boxes whose values run together under their labels, beside the lab’s logo', () => {
+    const { metadata } = read([
+      [30, [[36, 'Patient'], [130, 'DOB'], [200, 'Sex'], [240, 'Accession'], [430, 'Atlas Clinical Reference Lab']]],
+      [42, [[36, 'WU, MEI LING'], [130, '02/03/1971'], [200, 'F'], [240, 'AT-551029'], [430, '55 Commerce Park, Edison, NJ 08837']]],
+    ]);
+    expect(metadata).toMatchObject({
+      patient_first_name: 'MEI',
+      patient_last_name: 'WU',
+      dob: '02/03/1971',
+      gender: 'female',
+      specimen_number: 'AT-551029',
+      lab_name: 'Atlas Clinical Reference Lab',
+      lab_address: '55 Commerce Park, Edison, NJ 08837',
+    });
+  });
+
+  it('a footer in one line with bullets, and "Testing performed by"', () => {
+    const { metadata } = read([
+      [40, [[36, 'Patient: Chen, Mark'], [330, 'DOB: 11/30/1985']]],
+      [700, [[36, 'Testing performed by Great Lakes Pathology Associates.']]],
+      [740, [[36, 'Great Lakes Pathology Associates • 3100 Lakeshore Drive • Milwaukee, WI 53202 • CLIA No. 52D0394456']]],
+    ]);
+    expect(metadata).toMatchObject({
+      lab_name: 'Great Lakes Pathology Associates',
+      lab_address: '3100 Lakeshore Drive, Milwaukee, WI 53202',
+      'clia_#': '52D0394456',
+    });
+  });
+
+  it('a logo letterhead without the word lab, its street and city in two cells, a Canadian postcode', () => {
+    const lines: Line[] = [
+      [30, [[36, 'Sonora Quest']]],
+      [44, [[36, '1255 W Washington St'], [160, 'Toronto, ON M5G 1X5']]],
+      [70, [[36, 'Patient: Ana Ruiz']]],
+      [82, [[36, 'DOB: 01/02/1980']]],
+    ];
+    const rows = page(lines);
+    rows[0]!.height = 16; // printed large, as letterheads are
+    const { metadata } = extractMetadata(rows);
+    expect(metadata).toMatchObject({ lab_name: 'Sonora Quest', lab_address: '1255 W Washington St, Toronto, ON M5G 1X5' });
+  });
+
   it('labels and values in separate cells without colons', () => {
     const { metadata } = read([
       [60, [[36, 'Patient'], [110, 'NOVAK, PETER'], [300, 'Accession'], [380, '24-118-00731']]],
@@ -280,6 +322,7 @@ describe('header and patient-block styles', () => {
       specimen_number: 'PN24-55810',
       gender: 'male',
       provider: 'Dr R Patel',
+      lab_address: '12 Infirmary Street, Leeds LS1 2TW',
     });
   });
 });

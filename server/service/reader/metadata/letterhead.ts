@@ -9,6 +9,10 @@ import { LAB_WORDS, labValue } from './values';
  * a CLIA number, a "performed at" or a lab director.
  */
 
+const PATIENT_BLOCK = /\b(?:patient(?: name)?|pt name|name|dob|date of birth)\s*:/i;
+/** "Testing performed by …": a sentence naming the lab, read as a label (labels.ts), not a letterhead. */
+const PERFORMED = /^(?:testing |tests )?perform(?:ed|ing)\b/i;
+
 /** How many lines of page 1 the letterhead may take. */
 const LETTERHEAD_ROWS = 8;
 
@@ -17,10 +21,33 @@ export function letterheadLab(rows: Row[]): { name: string; row: number; cell: C
   for (let i = 0; i < rows.length && i < LETTERHEAD_ROWS; i++) {
     const row = rows[i]!;
     if (row.page !== rows[0]!.page) break;
+    // The letterhead ends with the patient block (which may share its first line with it).
+    if (i > 0 && PATIENT_BLOCK.test(rows[i - 1]!.text)) break;
     for (const cell of row.cells) {
-      if (!LAB_WORDS.test(cell.text) || /\d|:/.test(cell.text) || cell.text.split(' ').length > 10) continue;
+      if (!LAB_WORDS.test(cell.text) || /\d|:/.test(cell.text) || cell.text.split(' ').length > 10 || PERFORMED.test(cell.text)) continue;
       const name = labValue(cell.text);
       if (name && name === cell.text.trim().replace(/[,;.\s]+$/, '')) return { name, row: i, cell };
+    }
+  }
+  return logoLine(rows);
+}
+
+/**
+ * A letterhead whose name says nothing of a lab ("Sonora Quest", "ARUP"): one of the first three
+ * lines, printed larger than the text under it, with the lab's address right below it.
+ */
+function logoLine(rows: Row[]): { name: string; row: number; cell: Cell } | undefined {
+  const body = rows.filter((r) => r.page === rows[0]?.page).map((r) => r.height).sort((a, b) => a - b);
+  const typical = body[body.length >> 1] ?? 0;
+  for (let i = 0; i < Math.min(3, rows.length); i++) {
+    const row = rows[i]!;
+    if (row.page !== rows[0]!.page || row.height < 1.2 * typical) continue;
+    for (const cell of row.cells) {
+      if (/\d|:/.test(cell.text) || cell.text.split(' ').length > 8) continue;
+      const name = labValue(cell.text);
+      if (!name) continue;
+      const below = candidates(rows.slice(i + 1, i + 4)).some((c) => overlaps(c.cell, cell));
+      if (below) return { name, row: i, cell };
     }
   }
   return undefined;
@@ -29,11 +56,16 @@ export function letterheadLab(rows: Row[]): { name: string; row: number; cell: C
 const STATES =
   'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|PR|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY';
 
-/** "City, ST 12345" (or "CITY ST 12345-6789") at the end of an address. */
-const CITY_STATE_ZIP = String.raw`\p{L}[\p{L}.' -]*,?\s+(?:${STATES})\.?,?\s+\d{5}(?:-\d{4})?(?!\d)`;
+const PROVINCES = 'AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT';
+
+/**
+ * The end of an address: "City, ST 12345" (or "CITY ST 12345-6789"), a Canadian "Toronto, ON M5G
+ * 1X5" or a British "Leeds LS1 2TW".
+ */
+const CITY_STATE_ZIP = String.raw`\p{L}[\p{L}.' -]*,?\s+(?:(?:${STATES})\.?,?\s+\d{5}(?:-\d{4})?(?!\d)|(?:${PROVINCES}),?\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d(?![A-Za-z0-9])|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}(?![A-Za-z0-9]))`;
 
 /** A one-line address: street number, street (and suite), city, state, ZIP. */
-const ONE_LINE = new RegExp(String.raw`(?<![\d/.:-])\d{1,6}[A-Z]?(?:-\d{1,4})?\s+\p{L}[\p{L}\p{N}.'#&,/ -]{2,80}?[, ]\s*${CITY_STATE_ZIP}`, 'u');
+const ONE_LINE = new RegExp(String.raw`(?<![\d/.:-])\d{1,6}[A-Z]?(?:-\d{1,4})?\s+\p{L}[\p{L}\p{N}.'#&,/•·| -]{2,80}?[,•·| ]\s*${CITY_STATE_ZIP}`, 'u');
 const STREET_START =
   /(?<![\p{L}\p{N}])\d{1,6}[A-Z]?\s+[\p{L}.' ]*\b(?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|way|ln|lane|pkwy|parkway|ct|court|pl|place|hwy|highway|cir|circle|ter|terrace|plaza|sq|square|park|loop|trail|pike|row)\b/iu;
 const CITY_LINE = new RegExp(String.raw`^${CITY_STATE_ZIP}`, 'u');
@@ -63,6 +95,13 @@ function candidates(rows: Row[]): Candidate[] {
       // The street on one line, the city on the next ("123 Main St" / "Suite 4" / "Springfield, IL 62701").
       if (!STREET_LINE.test(cell.text.trim())) continue;
       const parts = [cell.text.trim()];
+      // ... or in the next cell of the same line.
+      const beside = row.cells[row.cells.indexOf(cell) + 1];
+      const besideCity = beside && CITY_LINE.exec(beside.text.trim());
+      if (besideCity) {
+        out.push({ address: tidy([...parts, besideCity[0]].join(', ')), row: i, cell });
+        continue;
+      }
       for (let k = i + 1; k <= i + 2 && k < rows.length; k++) {
         const below = rows[k]!.page === row.page ? rows[k]!.cells.find((c) => overlaps(c, cell)) : undefined;
         if (!below) break;
@@ -79,7 +118,7 @@ function candidates(rows: Row[]): Candidate[] {
   return out;
 }
 
-const tidy = (address: string) => address.replace(/\s+/g, ' ').replace(/\s+,/g, ',').replace(/,,+/g, ',').trim();
+const tidy = (address: string) => address.replace(/\s*[•·|]\s*/g, ', ').replace(/\s+/g, ' ').replace(/\s+,/g, ',').replace(/,,+/g, ',').trim();
 
 function overlaps(a: Cell, b: Cell): boolean {
   return Math.min(a.x2, b.x2) - Math.max(a.x, b.x) > 0;

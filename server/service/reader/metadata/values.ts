@@ -153,7 +153,7 @@ const TITLE = /^(?:(?:final|preliminary|corrected|amended|cumulative|clinical|pa
 /** A laboratory's name: cut before its address, CLIA number or phone; refused when it is a title. */
 export function labValue(text: string, needLabWord = false): string {
   let v = text.replace(LEAD, '').replace(/\s+/g, ' ').trim();
-  v = v.replace(/\s*(?:,|\s-|\|)\s*\d.*$/, '').replace(/\s+\d{1,6}\s+\p{L}.*$/u, '');
+  v = v.replace(/\s*(?:,|\s-|[|•·])\s*\d.*$/, '').replace(/\s+\d{1,6}\s+\p{L}.*$/u, '');
   v = v.replace(/\s*[,|(-]?\s*\b(?:CLIA|Phone|Tel|Fax|Lab Director|Director)\b.*$/i, '');
   v = v.replace(/[,;:.\s-]+$/, '').trim();
   if (!v || !/\p{L}{3}/u.test(v) || v.split(' ').length > 10 || TITLE.test(v) || /:/.test(v)) return '';
