@@ -327,6 +327,24 @@ describe('header and patient-block styles', () => {
   });
 });
 
+describe('more label spellings', () => {
+  it('a format note before the colon, bilingual labels, another name that is not the patient’s', () => {
+    const { metadata } = read([
+      [30, [[36, 'Facility Name: Northside Family Practice']]],
+      [42, [[36, 'Patient Name (Last, First): DOE, JANE'], [330, 'DOB (MM/DD/YYYY): 01/02/1980']]],
+      [54, [[36, 'Sexo / Sex: F'], [330, 'Fecha de toma / Collected: 02/03/2024 07:40']]],
+    ]);
+    expect(metadata).toMatchObject({ patient_first_name: 'JANE', patient_last_name: 'DOE', dob: '01/02/1980', gender: 'female', date_collected: '02/03/2024 07:40' });
+    const spanish = read([[30, [[36, 'Paciente: María José Ortega']]], [42, [[36, 'Fecha de nacimiento: 14/07/1979']]]]);
+    expect(spanish.metadata).toMatchObject({ patient_first_name: 'María', patient_last_name: 'Ortega', dob: '14/07/1979' });
+  });
+
+  it('a surname with a hospital number after it on the same line', () => {
+    const { metadata } = read([[30, [[36, 'Surname: HUGHES   NHS No: 943 476 5919']]], [42, [[36, 'Forename: Gareth']]]]);
+    expect([metadata.patient_first_name, metadata.patient_last_name]).toEqual(['Gareth', 'HUGHES']);
+  });
+});
+
 describe('traps', () => {
   it('a printed date is the report date only when nothing says reported', () => {
     const both = read([[40, [[36, 'Printed: 05/01/2024 10:00'], [300, 'Reported: 04/30/2024']]]]);

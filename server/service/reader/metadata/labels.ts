@@ -40,24 +40,26 @@ const RECEIVED = String.raw`(?:r(?:e)?c(?:['’]?v)?['’]?d|received|receipt)`;
 
 export const LABELS: Label[] = [
   ...label('name', 0, ['patient name', 'patient full name', 'pt name', 'pt\\. name', 'patient', 'pt', 'name of patient']),
-  ...label('name', 1, ['name', 're']),
+  ...label('name', 1, ['name', 're', 'nombre', 'paciente', 'nombre del paciente']),
   ...label('name', 1, ['patient information', 'patient details', 'patient demographics', 'patient info']).map((l) => ({ ...l, below: true })),
   ...label('first', 0, ['patient first name', 'first name', 'given name', 'forename', 'forenames']),
   ...label('last', 0, ['patient last name', 'last name', 'surname', 'family name']),
-  ...label('dob', 0, ['date of birth', 'birth date', 'birthdate', 'd\\.o\\.b\\.?', 'dob', 'dob\\/age', 'birth'], true),
+  ...label('dob', 0, ['date of birth', 'birth date', 'birthdate', 'd\\.o\\.b\\.?', 'dob', 'dob\\/age', 'birth', 'fecha de nacimiento', 'f\\. nac\\.?'], true),
   ...label(['dob', 'gender'], 0, ['dob\\/sex', 'dob\\/gender'], true),
-  ...label('gender', 0, ['sex', 'gender', 'age\\/sex', 'sex\\/age', 'age\\/gender', 'gender\\/age', 'age \\/ sex', 'legal sex'], true),
+  ...label('gender', 0, ['sex', 'gender', 'age\\/sex', 'sex\\/age', 'age\\/gender', 'gender\\/age', 'age \\/ sex', 'legal sex', 'sexo', 'género', 'genero'], true),
   ...label('collected', 0, [
     'date\\/time collected', 'collection date\\/time', 'collection date and time', 'date collected', 'collection date', 'date of collection',
     'specimen collected', 'collected on', 'collected', 'coll date\\/time', 'coll\\. date\\/time', 'coll date', 'coll\\. date', 'coll\\.?',
     'collection', 'date drawn', 'draw date', 'drawn', 'date\\/time drawn', 'sample taken', 'sample collected', 'specimen taken',
+    'fecha de toma', 'fecha de recolecci[oó]n', 'fecha de colecci[oó]n', 'toma de muestra',
   ], true),
   ...label('received', 0, [
-    `date\\/time ${RECEIVED}`, `${RECEIVED} date\\/time`, `date ${RECEIVED}`, `${RECEIVED} date`, `specimen ${RECEIVED}`, `${RECEIVED} on`, RECEIVED,
+    `date\\/time ${RECEIVED}`, `${RECEIVED} date\\/time`, `date ${RECEIVED}`, `${RECEIVED} date`, `specimen ${RECEIVED}`, `${RECEIVED} on`, RECEIVED, 'recibido', 'fecha de recepci[oó]n',
   ], true),
   ...label('reported', 0, [
     'date\\/time reported', 'reported date\\/time', 'date reported', 'report date', 'reported on', 'date of report', 'final report date',
     'final report', 'reported', 'resulted', 'rpt', 'rpt date', 'rptd', 'result date', 'date resulted', 'report released', 'released', 'report date\\/time',
+    'fecha de reporte', 'fecha de informe', 'fecha de resultado',
   ], true),
   ...label('reported', 1, ['date issued', 'issued', 'verified', 'date verified'], true),
   ...label('reported', 2, ['printed', 'printed on', 'date printed', 'print date', 'printed date'], true),
@@ -72,7 +74,7 @@ export const LABELS: Label[] = [
   ]),
   ...label('provider', 1, [
     'physician', 'provider', 'doctor', 'ordered by', 'requesting physician', 'requesting provider', 'requesting doctor', 'requested by',
-    'physician name', 'provider name', 'clinician', 'requesting clinician', 'ordering',
+    'physician name', 'provider name', 'clinician', 'requesting clinician', 'ordering', 'médico', 'medico', 'médico solicitante',
   ]),
   ...label('provider', 2, ['referring physician', 'referring provider', 'referring doctor', 'referring', 'referred by', 'attending physician', 'attending']),
   // "Client" is the ordering account; some reports print the physician there (see values.ts).
@@ -89,7 +91,9 @@ export const LABELS: Label[] = [
     'clia director', 'pathologist', 'page', 'location', 'loc', 'ward', 'room', 'bed', 'race', 'ethnicity', 'ssn', 'insurance', 'id', 'species',
     'specimen type', 'specimen source', 'source', 'ordered', 'order date', 'date ordered', 'email', 'e-mail', 'comments', 'comment',
     'reviewed by', 'verified by', 'signed by', 'electronically signed by', 'technologist', 'tech', 'entered', 'copy to', 'cc',
-    'facility', 'department', 'dept', 'unit', 'visit', 'encounter', 'time', 'date', 'height', 'weight', 'diagnosis', 'icd',
+    'facility', 'facility name', 'clinic name', 'practice name', 'hospital name', 'account name', 'client name', 'insurance name',
+    'contact name', 'guarantor', 'guarantor name', 'emergency contact', 'nhs no\\.?', 'nhs number', 'hospital no\\.?', 'hospital number',
+    'health card', 'unit no\\.?', 'department', 'dept', 'unit', 'visit', 'encounter', 'time', 'date', 'height', 'weight', 'diagnosis', 'icd',
   ]),
 ];
 
@@ -101,7 +105,7 @@ const ORDERED = [...LABELS].sort((a, b) => b.re.length - a.re.length);
  * lookbehind keeps labels at word starts ("Bilab" is no "lab"); the lookahead keeps them whole.
  */
 export const LABEL_RE = new RegExp(
-  String.raw`(?<![A-Za-z0-9'’])(?:${ORDERED.map((l) => `(${l.re})`).join('|')})(?![A-Za-z'’])(\s*(?:#\s*:?|:))?`,
+  String.raw`(?<![A-Za-z0-9'’])(?:${ORDERED.map((l) => `(${l.re})`).join('|')})(?![A-Za-z'’])(\s*(?:\([^()]{1,30}\)\s*:|#\s*:?|:))?`,
   'gi',
 );
 
@@ -125,7 +129,7 @@ export function findLabels(text: string): LabelMatch[] {
   return out;
 }
 
-const WHOLE_RE = new RegExp(String.raw`^(?:${ORDERED.map((l) => `(${l.re})`).join('|')})\s*[:#]?$`, 'i');
+const WHOLE_RE = new RegExp(String.raw`^(?:${ORDERED.map((l) => `(${l.re})`).join('|')})(?:\s*\([^()]{1,30}\))?\s*[:#]?$`, 'i');
 
 /** The label a whole cell spells ("Date of Birth", "ACC#:"), if it is one. */
 export function wholeLabel(text: string): Label | undefined {
