@@ -122,10 +122,11 @@ function valueFor(field: Field, label: Label, text: string, separated: boolean):
 }
 
 /** Stores the value for the label's fields where it is better than what is there; says whether it was a value at all. */
-function offer(store: Store, label: Label, text: string, separated: boolean, row: number, cell: Cell): boolean {
+function offer(store: Store, label: Label, text: string, separated: boolean, row: number, cell: Cell, rows?: Row[]): boolean {
   let valid = false;
   for (const field of label.fields) {
     if (field === 'stop') continue;
+    if (field === 'name' && label.rank > 0 && rows && underOtherParty(rows, row, cell)) continue;
     const value = valueFor(field, label, text, separated);
     if (!value) continue;
     valid = true;
@@ -141,6 +142,18 @@ function accepted(m: LabelMatch, text: string): boolean {
   if (!m.label.colonless) return false;
   const rest = text.slice(m.end);
   return m.label.fields.some((f) => f !== 'stop' && valueFor(f, m.label, rest, false) !== '');
+}
+
+/** Headings of blocks about someone else than the patient: a "Name:" under them is not the patient's. */
+const OTHER_PARTY = /^(?:ordering |referring |requesting )?(?:physician|provider|doctor|client|insurance|insured|guarantor|facility|laborator(?:y|ies)|lab|performing|account|submitter|billing|practice|clinic)\b[\w\s]{0,20}$/i;
+const HEADING = /^[A-Za-z][A-Za-z\s/&]{2,40}$/;
+
+function underOtherParty(rows: Row[], i: number, cell: Cell): boolean {
+  for (let k = i - 1; k >= 0 && k >= i - 4 && rows[k]!.page === rows[i]!.page; k--) {
+    const above = rows[k]!.cells.find((c) => Math.min(c.x2, cell.x2) - Math.max(c.x, cell.x) > 0 && HEADING.test(c.text.trim()));
+    if (above) return OTHER_PARTY.test(above.text.trim());
+  }
+  return false;
 }
 
 function readRow(rows: Row[], i: number, store: Store): void {
@@ -160,13 +173,13 @@ function readRow(rows: Row[], i: number, store: Store): void {
   const offerAfter = (k: number, label: Label, separated: boolean) => {
     const next = row.cells[k + 1];
     if (!label.below && next && !whole[k + 1] && !findLabels(withLabelSnapped(next.text)).some((m) => m.index === 0 && m.separated)) {
-      if (offer(store, label, next.text, separated, i, row.cells[k]!)) {
+      if (offer(store, label, next.text, separated, i, row.cells[k]!, rows)) {
         taken.add(k + 1);
         return;
       }
     }
     const right = whole.every(Boolean) || label.below ? undefined : rightOf(k);
-    offer(store, label, valueBelow(rows, i, row.cells[k]!, whole[k + 1] ? right : undefined) ?? '', separated, i, row.cells[k]!);
+    offer(store, label, valueBelow(rows, i, row.cells[k]!, whole[k + 1] ? right : undefined) ?? '', separated, i, row.cells[k]!, rows);
   };
   row.cells.forEach((cell, k) => {
     if (taken.has(k)) return;
@@ -180,7 +193,7 @@ function readRow(rows: Row[], i: number, store: Store): void {
     labels.forEach((m, j) => {
       const value = text.slice(m.end, labels[j + 1]?.index ?? text.length).trim();
       if (!value && j === labels.length - 1) offerAfter(k, m.label, m.separated);
-      else offer(store, m.label, value, m.separated, i, cell);
+      else offer(store, m.label, value, m.separated, i, cell, rows);
     });
   });
 }

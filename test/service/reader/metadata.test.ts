@@ -339,6 +339,18 @@ describe('more label spellings', () => {
     expect(spanish.metadata).toMatchObject({ patient_first_name: 'María', patient_last_name: 'Ortega', dob: '14/07/1979' });
   });
 
+  it('"Name:" under a physician or insurance heading is not the patient', () => {
+    const { metadata } = read([
+      [30, [[36, 'Insurance Information'], [300, 'Patient Information']]],
+      [42, [[36, 'Name: Blue Shield Family Plan'], [300, 'Name: Rosa Alvarez']]],
+      [60, [[36, 'Ordering Physician Information']]],
+      [72, [[36, 'Name: Peter Lang']]],
+    ]);
+    expect([metadata.patient_first_name, metadata.patient_last_name]).toEqual(['Rosa', 'Alvarez']);
+    const onlyPhysician = read([[60, [[36, 'Physician']]], [72, [[36, 'Name: Peter Lang']]]]);
+    expect(onlyPhysician.missing).toContain('patient_last_name');
+  });
+
   it('a surname with a hospital number after it on the same line', () => {
     const { metadata } = read([[30, [[36, 'Surname: HUGHES   NHS No: 943 476 5919']]], [42, [[36, 'Forename: Gareth']]]]);
     expect([metadata.patient_first_name, metadata.patient_last_name]).toEqual(['Gareth', 'HUGHES']);
