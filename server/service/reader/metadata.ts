@@ -43,6 +43,8 @@ interface Found {
   rank: number;
   row: number;
   cell: Cell;
+  /** Another value as good as this one said otherwise (two patients, two birth dates). */
+  doubtful?: boolean;
 }
 
 type Store = Partial<Record<Field, Found>>;
@@ -54,6 +56,8 @@ export function extractMetadata(input: Row[]): MetadataRead {
   rows.forEach((row, i) => readRow(rows, i, store));
   readLetter(rows, store);
 
+  // An identity the report contradicts is left for a person to enter rather than guessed.
+  for (const f of IDENTITY) if (store[f]?.doubtful) delete store[f];
   const name = splitName(store.name?.value ?? '');
   const first = store.first?.value ?? name.first;
   const last = store.last?.value ?? name.last;
@@ -121,6 +125,26 @@ function valueFor(field: Field, label: Label, text: string, separated: boolean):
   }
 }
 
+const IDENTITY: Field[] = ['name', 'last', 'dob'];
+
+/** OCR misreads a repeated header now and then ("D0E"); only a text layer's disagreement is a real one. */
+const fromText = (cell: Cell) => cell.items.every((it) => it.source === 'text');
+
+const fold = (s: string) => s.normalize('NFD').replace(/[^A-Za-z]/g, '').toUpperCase();
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** The numbers of a date, whatever its format: "01/02/1980", "1980-01-02" and "Jan 2, 1980" agree. */
+function dateParts(date: string): number[] {
+  const withMonths = date.toLowerCase().replace(/[a-z]{3,}/g, (m) => String(MONTHS.indexOf(m.slice(0, 3)) + 1 || ''));
+  return (withMonths.match(/\d+/g) ?? []).map((n) => Number(n) % 100).sort((a, b) => a - b);
+}
+
+function sameIdentity(field: Field, a: string, b: string): boolean {
+  if (field === 'dob') return dateParts(a).join() === dateParts(b).join();
+  if (field === 'name') return fold(splitName(a).last) === fold(splitName(b).last);
+  return fold(a) === fold(b);
+}
+
 /** Stores the value for the label's fields where it is better than what is there; says whether it was a value at all. */
 function offer(store: Store, label: Label, text: string, separated: boolean, row: number, cell: Cell, rows?: Row[]): boolean {
   let valid = false;
@@ -132,6 +156,7 @@ function offer(store: Store, label: Label, text: string, separated: boolean, row
     valid = true;
     const have = store[field];
     if (!have || have.rank > label.rank) store[field] = { value, rank: label.rank, row, cell };
+    else if (have.rank === label.rank && IDENTITY.includes(field) && fromText(have.cell) && fromText(cell) && !sameIdentity(field, have.value, value)) have.doubtful = true;
   }
   return valid;
 }

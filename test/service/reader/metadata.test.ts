@@ -397,6 +397,19 @@ describe('traps', () => {
     expect(metadata.specimen_number).toBeUndefined();
   });
 
+  it('two patients or two birth dates under labels as good as each other leave the identity empty; the same one printed twice does not', () => {
+    const two = extractMetadata([
+      ...page([[40, [[36, 'Patient: DOE, JANE'], [300, 'DOB: 01/02/1980']]]], 1),
+      ...page([[40, [[36, 'Patient: ROE, RICHARD'], [300, 'DOB: 03/04/1955']]]], 2),
+    ]);
+    expect(two.missing).toEqual(expect.arrayContaining(['patient_last_name', 'dob']));
+    const same = extractMetadata([
+      ...page([[40, [[36, 'Patient: DOE, JANE'], [300, 'DOB: 01/02/1980']]]], 1),
+      ...page([[40, [[36, 'Patient: Jane Doe'], [300, 'DOB: 1980-01-02']]]], 2),
+    ]);
+    expect(same.metadata).toMatchObject({ patient_first_name: 'JANE', patient_last_name: 'DOE', dob: '01/02/1980' });
+  });
+
   it('a patient’s own address is not the lab’s', () => {
     const { metadata } = read([
       [40, [[36, 'Patient: Jane Doe'], [300, 'Address: 12 Elm Street, Springfield, IL 62704']]],
