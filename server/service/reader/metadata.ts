@@ -223,14 +223,18 @@ function readRow(rows: Row[], i: number, store: Store): void {
   });
 }
 
-/** A letter: "Dear Ms. Jane Doe," names the patient when nothing labelled does. */
+/**
+ * Letters and portal printouts: "Dear Ms. Jane Doe," or "Lab results for Jane Doe" names the
+ * patient when nothing labelled does.
+ */
 function readLetter(rows: Row[], store: Store): void {
   if (store.name || store.last) return;
   rows.forEach((row, i) => {
     if (store.name) return;
     const cell = row.cells[0];
-    const m = cell && /^dear\s+(.+?)[,:]?$/i.exec(cell.text.trim());
-    if (!m) return;
+    const text = cell?.text.trim() ?? '';
+    const m = /^dear\s+(.+?)[,:]?$/i.exec(text) ?? /^(?:(?:lab(?:oratory)?|test)\s+)?(?:results?|report)\s+for:?\s+(.+?)$/i.exec(text);
+    if (!cell || !m) return;
     const titled = /^(?:mr|mrs|ms|miss|mx)\.?\s/i.test(m[1]!);
     const v = personValue(m[1]!);
     // "Dear Jane," is a first name alone: not enough to say whose report this is.

@@ -194,6 +194,8 @@ describe('header and patient-block styles', () => {
   it('a letter without labels: "Dear Mr. …" names the patient, "45 y/o male" gives the sex; "Dear Patient," names nobody', () => {
     const named = read([[100, [[36, 'Dear Mr. John Smith III,']]], [120, [[36, 'As a 45 y/o male, your cholesterol ...']]]]);
     expect([named.metadata.patient_first_name, named.metadata.patient_last_name, named.metadata.gender]).toEqual(['John', 'Smith', 'male']);
+    const portal = read([[30, [[36, 'Lab Results for Priya Nair']]], [42, [[36, 'Date of Birth: 5/6/1988']]]]);
+    expect([portal.metadata.patient_first_name, portal.metadata.patient_last_name]).toEqual(['Priya', 'Nair']);
     const nobody = read([[100, [[36, 'Dear Patient,']]]]);
     expect(nobody.missing).toContain('patient_last_name');
   });
