@@ -190,24 +190,22 @@ function readRow(rows: Row[], i: number, store: Store): void {
     row.cells.forEach((cell, k) => offer(store, whole[k]!, valueBelow(rows, i, cell, rightOf(k)) ?? '', true, i, cell));
     return;
   }
-  const taken = new Set<number>();
   /**
-   * A label that ends its cell has its value in the next cell ("DOB:" | "01/02/1980") or, when
-   * that is not such a value (a box of labels beside the lab's logo), on the line below.
+   * A label that ends its cell has its value in the next cell ("DOB:" | "01/02/1980"), up to any
+   * label there ("01/02/1980 Sex: F"), or, when that is not such a value (a box of labels beside
+   * the lab's logo), on the line below.
    */
   const offerAfter = (k: number, label: Label, separated: boolean) => {
     const next = row.cells[k + 1];
-    if (!label.below && next && !whole[k + 1] && !findLabels(withLabelSnapped(next.text)).some((m) => m.index === 0 && m.separated)) {
-      if (offer(store, label, next.text, separated, i, row.cells[k]!, rows)) {
-        taken.add(k + 1);
-        return;
-      }
+    if (!label.below && next && !whole[k + 1]) {
+      const text = withLabelSnapped(next.text);
+      const value = text.slice(0, findLabels(text).find((m) => accepted(m, text))?.index ?? text.length).trim();
+      if (value && offer(store, label, value, separated, i, row.cells[k]!, rows)) return;
     }
     const right = whole.every(Boolean) || label.below ? undefined : rightOf(k);
     offer(store, label, valueBelow(rows, i, row.cells[k]!, whole[k + 1] ? right : undefined) ?? '', separated, i, row.cells[k]!, rows);
   };
   row.cells.forEach((cell, k) => {
-    if (taken.has(k)) return;
     const label = whole[k];
     if (label) {
       if (label.fields[0] !== 'stop') offerAfter(k, label, true);

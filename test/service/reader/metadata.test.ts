@@ -290,6 +290,8 @@ describe('header and patient-block styles', () => {
       [84, [[36, 'Sex'], [110, 'Male'], [300, 'Received'], [380, '04/30/2024 07:02']]],
       [96, [[36, 'Physician'], [110, 'Laura Novak, NP'], [300, 'Reported'], [380, '04/30/2024 11:48']]],
     ]);
+    const more = read([[40, [[36, 'NAME:'], [100, 'DOE, JANE   MRN: 0098812'], [300, 'DOB:'], [340, '01/02/1980   Sex: F']]]]);
+    expect(more.metadata).toMatchObject({ patient_first_name: 'JANE', patient_last_name: 'DOE', dob: '01/02/1980', gender: 'female' });
     expect(metadata).toMatchObject({
       patient_first_name: 'PETER',
       patient_last_name: 'NOVAK',
