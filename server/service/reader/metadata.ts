@@ -65,9 +65,8 @@ export function extractMetadata(input: Row[]): MetadataRead {
   // The reporting lab: a "Laboratory:" label, else the letterhead, else the performing site
   // (which may be a subcontractor, and is often printed with a site code).
   const letterhead = letterheadLab(rows);
-  let lab = store.lab && store.lab.rank < 2 ? store.lab.value : letterhead?.name ?? store.lab?.value ?? '';
+  const lab = (store.lab && store.lab.rank < 2 ? store.lab.value : letterhead?.name ?? store.lab?.value ?? '').trim();
   const labCells = [store.lab, letterhead].filter((c): c is NonNullable<typeof c> => !!c).map((c) => ({ row: c.row, cell: c.cell }));
-  lab = lab.trim();
 
   const metadata: ResultMetadata = { patient_first_name: first, patient_last_name: last, dob: store.dob?.value ?? '', lab_name: lab };
   if (store.reported) metadata.date_reported = store.reported.value;
