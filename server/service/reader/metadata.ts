@@ -1,136 +1,267 @@
-import { snapWords } from './fuzzy';
 import type { Cell, ResultMetadata, Row } from './types';
+import { findLabels, wholeLabel, withLabelSnapped, type Field, type Label, type LabelMatch } from './metadata/labels';
+import { labAddress, letterheadLab } from './metadata/letterhead';
+import {
+  cliaValue,
+  dateTimeValue,
+  dateValue,
+  genderValue,
+  isClinician,
+  labValue,
+  personValue,
+  providerValue,
+  specimenValue,
+  splitName,
+  unlabelledGender,
+} from './metadata/values';
 
 /**
- * Report metadata from the rows around the result tables: patient name, date of birth, lab,
- * collection and report dates, specimen number. Reports print them as "Label: value", several
- * to a line, or as a label with its value on the line below (boxed letterheads). Values are kept
- * as printed (wire-facts §7: plain strings, not parsed dates).
+ * Report metadata from the rows around the result tables: the patient's name, date of birth and
+ * sex, the collection, receipt and report dates, the specimen number, the ordering provider, and
+ * the lab's name, address and CLIA number. Reports print them as "Label: value" (several to a
+ * line, in many spellings: metadata/labels.ts), as a label cell with its value in the next cell,
+ * as labels over their values (boxed letterheads), in a letter's "Dear Ms. Doe,", and without a
+ * label in letterheads and footers (metadata/letterhead.ts). Values are kept as printed.
+ *
+ * The first value read wins, page 1 before later pages, so headers repeated on every page change
+ * nothing. A value that does not look like its field (metadata/values.ts) is refused rather than
+ * taken: an identity field left empty sends the report to review, a wrong one would not.
  */
 
-type Field = 'name' | 'first' | 'last' | 'dob' | 'collected' | 'reported' | 'specimen' | 'lab' | 'performing' | 'stop';
+export type MetadataKey = keyof ResultMetadata;
 
-/** Label spellings; `stop` labels only end the value before them (Age, Sex, Phone...). */
-const LABELS: [Field, string][] = [
-  ['first', String.raw`patient first name|first name`],
-  ['last', String.raw`patient last name|last name`],
-  ['name', String.raw`patient name|patient|name`],
-  ['dob', String.raw`date of birth|birth date|birthdate|d\.o\.b\.?|dob`],
-  ['collected', String.raw`date\/time collected|collection date\/time|date collected|collection date|date of collection|specimen collected|collected on|collected`],
-  ['reported', String.raw`date\/time reported|date reported|report date|reported on|date issued|final report date|reported`],
-  ['specimen', String.raw`specimen (?:id|number|no\.?|#)|accession (?:number|no\.?|#)|accession|specimen`],
-  ['performing', String.raw`performing (?:lab|laboratory|site)|testing (?:lab|laboratory)`],
-  ['lab', String.raw`laboratory|lab name|lab`],
-  ['stop', String.raw`age|sex|gender|phone|physician|ordering (?:physician|provider)|provider|account(?: (?:number|#))?|patient id|fasting|status|received|date received|address|npi|client`],
-];
-
-const LABEL_RE = new RegExp(String.raw`(?:^|(?<=\|\s)|(?<=\s))(${LABELS.map(([, re]) => `(?:${re})`).join('|')})\s*:`, 'gi');
-
-const BARE_LABEL_RE = new RegExp(String.raw`^(?:${LABELS.map(([, re]) => `(?:${re})`).join('|')})\s*:?$`, 'i');
-
-/** Words labels are made of: OCR-damaged spellings snap to them ("Date of Bith" -> date of birth). */
-const LABEL_WORDS = ['patient', 'name', 'date', 'birth', 'collected', 'collection', 'reported', 'report', 'specimen',
-  'accession', 'number', 'laboratory', 'performing', 'physician', 'gender', 'received'];
-
-// Labels are a small closed vocabulary, so a looser match is safe ("Pavent" is Patient).
-const LABEL_SNAP = 0.5;
-const labelText = (text: string) => snapWords(text.trim(), LABEL_WORDS, LABEL_SNAP);
-
-/** Snaps only the part before the first colon: the value after it stays as read. */
-function withLabelSnapped(text: string): string {
-  const colon = text.indexOf(':');
-  return colon < 0 ? text : snapWords(text.slice(0, colon), LABEL_WORDS, LABEL_SNAP) + text.slice(colon);
+export interface MetadataRead {
+  metadata: ResultMetadata;
+  /** The required wire fields not found (index.ts passes them on to review). */
+  missing: string[];
+  /** Every field that was found, extensions included. */
+  found: MetadataKey[];
 }
 
-function fieldOf(label: string): Field {
-  const l = label.toLowerCase();
-  for (const [field, re] of LABELS) if (new RegExp(`^(?:${re})$`, 'i').test(l)) return field;
-  return 'stop';
+interface Found {
+  value: string;
+  rank: number;
+  row: number;
+  cell: Cell;
+  /** Another value as good as this one said otherwise (two patients, two birth dates). */
+  doubtful?: boolean;
 }
 
-const DATE = String.raw`\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2}|[A-Z][a-z]{2,8}\.? \d{1,2},? \d{4}`;
-const LAB_WORDS = /laborator(y|ies)|\blabs?\b|diagnostics|pathology|clinical|reference lab|medical center/i;
+type Store = Partial<Record<Field, Found>>;
 
-export function extractMetadata(rows: Row[]): { metadata: ResultMetadata; missing: string[] } {
-  const found: Partial<Record<Field, string>> = {};
-  rows.forEach((row, i) => {
-    // A row of bare labels ("Patient", "Date of Birth"...) with the values on the line below.
-    const bare = row.cells.filter((c) => BARE_LABEL_RE.test(labelText(c.text)));
-    if (bare.length >= 2) {
-      for (const cell of bare) {
-        const field = fieldOf(labelText(cell.text).replace(/:$/, ''));
-        if (field === 'stop' || found[field]) continue;
-        const value = clean(field, valueBelow(rows, i, cell) ?? '');
-        if (value) found[field] = value;
-      }
-      return;
-    }
-    const joined = row.cells.map((c) => withLabelSnapped(c.text)).join(' | ');
-    const labels = [...joined.matchAll(LABEL_RE)];
-    labels.forEach((m, k) => {
-      const field = fieldOf(m[1]!);
-      if (field === 'stop' || found[field]) return;
-      const start = m.index + m[0].length;
-      const end = labels[k + 1]?.index ?? joined.length;
-      // The value runs to the end of the label's cell; a label that ends its cell has its value
-      // in the next cell ("DOB:" | "01/02/1980") or, failing that, on the line below.
-      let value = joined.slice(start, end).trim();
-      if (value.startsWith('|')) value = value.slice(1);
-      value = value.split('|')[0]!.trim();
-      if (!value) value = valueBelow(rows, i, labelCell(row, m[1]!)) ?? '';
-      value = clean(field, value);
-      if (value) found[field] = value;
-    });
-  });
+export function extractMetadata(input: Row[]): MetadataRead {
+  // Page order (stable within a page): page 1's header is read before the copies on later pages.
+  const rows = [...input].sort((a, b) => a.page - b.page);
+  const store: Store = {};
+  rows.forEach((row, i) => readRow(rows, i, store));
+  readLetter(rows, store);
+
+  // An identity the report contradicts is left for a person to enter rather than guessed.
+  for (const f of IDENTITY) if (store[f]?.doubtful) delete store[f];
+  const name = splitName(store.name?.value ?? '');
+  const first = store.first?.value ?? name.first;
+  const last = store.last?.value ?? name.last;
+
   // The reporting lab: a "Laboratory:" label, else the letterhead, else the performing site
   // (which may be a subcontractor, and is often printed with a site code).
-  found.lab ??= letterheadLab(rows) ?? found.performing;
+  const letterhead = letterheadLab(rows);
+  const lab = (store.lab && store.lab.rank < 2 ? store.lab.value : letterhead?.name ?? store.lab?.value ?? '').trim();
+  const labCells = [store.lab, letterhead].filter((c): c is NonNullable<typeof c> => !!c).map((c) => ({ row: c.row, cell: c.cell }));
 
-  const { first, last } = splitName(found);
-  const metadata: ResultMetadata = {
-    patient_first_name: first,
-    patient_last_name: last,
-    dob: found.dob ?? '',
-    lab_name: found.lab ?? '',
-  };
-  if (found.reported) metadata.date_reported = found.reported;
-  if (found.collected) metadata.date_collected = found.collected;
-  if (found.specimen) metadata.specimen_number = found.specimen;
+  const metadata: ResultMetadata = { patient_first_name: first, patient_last_name: last, dob: store.dob?.value ?? '', lab_name: lab };
+  if (store.reported) metadata.date_reported = store.reported.value;
+  if (store.collected) metadata.date_collected = store.collected.value;
+  if (store.specimen) metadata.specimen_number = store.specimen.value;
+  const gender = store.gender?.value ?? firstOf(rows, (r) => unlabelledGender(r.text));
+  if (gender) metadata.gender = gender as NonNullable<ResultMetadata['gender']>;
+  if (store.received) metadata.date_received = store.received.value;
+  if (store.provider) metadata.provider = store.provider.value;
+  const address = labAddress(rows, lab, labCells);
+  if (address) metadata.lab_address = address;
+  if (store.clia) metadata['clia_#'] = store.clia.value;
+
   const missing = (['patient_first_name', 'patient_last_name', 'dob', 'lab_name'] as const).filter((k) => !metadata[k]);
-  return { metadata, missing };
+  const found = (Object.keys(metadata) as MetadataKey[]).filter((k) => !!metadata[k]);
+  return { metadata, missing, found };
 }
 
-function clean(field: Field, value: string): string {
-  const v = value.replace(/\s+/g, ' ').trim();
+function firstOf(rows: Row[], read: (row: Row) => string): string {
+  for (const row of rows) {
+    const v = read(row);
+    if (v) return v;
+  }
+  return '';
+}
+
+/** The value a field takes from the text after its label, or '' when the text is not such a value. */
+function valueFor(field: Field, label: Label, text: string, separated: boolean): string {
   switch (field) {
-    case 'dob':
-      return new RegExp(DATE).exec(v)?.[0] ?? '';
-    case 'collected':
-    case 'reported': {
-      // Date and, when printed, the time after it ("01/15/2024 08:30", "01/15/2024 0830 ET").
-      const m = new RegExp(String.raw`(?:${DATE})(?:\s+\d{1,2}:?\d{2}(?:\s?[AP]M)?(?:\s+[A-Z]{2,3})?)?`, 'i').exec(v);
-      return m?.[0] ?? '';
+    case 'name': {
+      const v = personValue(text);
+      return v && !isClinician(v) && splitName(v).last ? v : '';
     }
+    case 'first':
+    case 'last':
+      return personValue(text);
+    case 'dob':
+      return dateValue(text);
+    case 'gender':
+      return genderValue(text);
+    case 'collected':
+    case 'received':
+    case 'reported':
+      return dateTimeValue(text);
     case 'specimen':
-      return /^[A-Z0-9][A-Z0-9-]{3,}$/i.exec(v.split(' ')[0] ?? '')?.[0] ?? '';
+      return specimenValue(text);
+    case 'provider':
+      return providerValue(text, label.rank === 3);
+    case 'lab':
+      return labValue(text, !separated);
+    case 'clia':
+      return cliaValue(text);
     default:
-      return v;
+      return '';
   }
 }
 
-function labelCell(row: Row, label: string): Cell | undefined {
-  return row.cells.find((c) => withLabelSnapped(c.text).toLowerCase().includes(label.toLowerCase()));
+const IDENTITY: Field[] = ['name', 'last', 'dob'];
+
+/** OCR misreads a repeated header now and then ("D0E"); only a text layer's disagreement is a real one. */
+const fromText = (cell: Cell) => cell.items.every((it) => it.source === 'text');
+
+const fold = (s: string) => s.normalize('NFD').replace(/[^A-Za-z]/g, '').toUpperCase();
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** The numbers of a date, whatever its format: "01/02/1980", "1980-01-02" and "Jan 2, 1980" agree. */
+function dateParts(date: string): number[] {
+  const withMonths = date.toLowerCase().replace(/[a-z]{3,}/g, (m) => String(MONTHS.indexOf(m.slice(0, 3)) + 1 || ''));
+  return (withMonths.match(/\d+/g) ?? []).map((n) => Number(n) % 100).sort((a, b) => a - b);
+}
+
+function sameIdentity(field: Field, a: string, b: string): boolean {
+  if (field === 'dob') return dateParts(a).join() === dateParts(b).join();
+  if (field === 'name') return fold(splitName(a).last) === fold(splitName(b).last);
+  return fold(a) === fold(b);
+}
+
+/** Stores the value for the label's fields where it is better than what is there; says whether it was a value at all. */
+function offer(store: Store, label: Label, text: string, separated: boolean, row: number, cell: Cell, rows?: Row[]): boolean {
+  let valid = false;
+  for (const field of label.fields) {
+    if (field === 'stop') continue;
+    if (field === 'name' && label.rank > 0 && rows && underOtherParty(rows, row, cell)) continue;
+    const value = valueFor(field, label, text, separated);
+    if (!value) continue;
+    valid = true;
+    const have = store[field];
+    if (!have || have.rank > label.rank) store[field] = { value, rank: label.rank, row, cell };
+    else if (have.rank === label.rank && IDENTITY.includes(field) && fromText(have.cell) && fromText(cell) && !sameIdentity(field, have.value, value)) have.doubtful = true;
+  }
+  return valid;
+}
+
+/** A label without a colon counts only where its value follows in its field's shape ("DOB 01/02/1980"). */
+function accepted(m: LabelMatch, text: string): boolean {
+  if (m.separated) return true;
+  if (!m.label.colonless) return false;
+  const rest = text.slice(m.end);
+  return m.label.fields.some((f) => f !== 'stop' && valueFor(f, m.label, rest, false) !== '');
+}
+
+/** Headings of blocks about someone else than the patient: a "Name:" under them is not the patient's. */
+const OTHER_PARTY = /^(?:ordering |referring |requesting )?(?:physician|provider|doctor|client|insurance|insured|guarantor|facility|laborator(?:y|ies)|lab|performing|account|submitter|billing|practice|clinic)\b[\w\s]{0,20}$/i;
+const HEADING = /^[A-Za-z][A-Za-z\s/&]{2,40}$/;
+
+function underOtherParty(rows: Row[], i: number, cell: Cell): boolean {
+  for (let k = i - 1; k >= 0 && k >= i - 4 && rows[k]!.page === rows[i]!.page; k--) {
+    const above = rows[k]!.cells.find((c) => Math.min(c.x2, cell.x2) - Math.max(c.x, cell.x) > 0 && HEADING.test(c.text.trim()));
+    if (above) return OTHER_PARTY.test(above.text.trim());
+  }
+  return false;
+}
+
+function readRow(rows: Row[], i: number, store: Store): void {
+  const row = rows[i]!;
+  const whole = row.cells.map((c) => wholeLabel(c.text));
+  const rightOf = (k: number) => row.cells[k + 1]?.x ?? Infinity;
+  // A row of bare labels ("Patient", "Date of Birth"...) with the values on the line below.
+  if (whole.every(Boolean) && whole.some((l) => l!.fields[0] !== 'stop')) {
+    row.cells.forEach((cell, k) => offer(store, whole[k]!, valueBelow(rows, i, cell, rightOf(k)) ?? '', true, i, cell));
+    return;
+  }
+  /**
+   * A label that ends its cell has its value in the next cell ("DOB:" | "01/02/1980"), up to any
+   * label there ("01/02/1980 Sex: F"), or, when that is not such a value (a box of labels beside
+   * the lab's logo), on the line below.
+   */
+  const offerAfter = (k: number, label: Label, separated: boolean) => {
+    const next = row.cells[k + 1];
+    if (!label.below && next && !whole[k + 1]) {
+      const text = withLabelSnapped(next.text);
+      const value = text.slice(0, findLabels(text).find((m) => accepted(m, text))?.index ?? text.length).trim();
+      if (value && offer(store, label, value, separated, i, row.cells[k]!, rows)) return;
+    }
+    const right = whole.every(Boolean) || label.below ? undefined : rightOf(k);
+    offer(store, label, valueBelow(rows, i, row.cells[k]!, whole[k + 1] ? right : undefined) ?? '', separated, i, row.cells[k]!, rows);
+  };
+  row.cells.forEach((cell, k) => {
+    const label = whole[k];
+    if (label) {
+      if (label.fields[0] !== 'stop') offerAfter(k, label, true);
+      return;
+    }
+    const text = withLabelSnapped(cell.text);
+    const labels = findLabels(text).filter((m) => accepted(m, text));
+    labels.forEach((m, j) => {
+      const value = text.slice(m.end, labels[j + 1]?.index ?? text.length).trim();
+      if (!value && j === labels.length - 1) offerAfter(k, m.label, m.separated);
+      else offer(store, m.label, value, m.separated, i, cell, rows);
+    });
+  });
 }
 
 /**
- * The value printed under its label (boxed letterheads): the next row's cell that overlaps the
- * label horizontally the most (values are often wider than their label, or start a little left
- * of it).
+ * Letters and portal printouts: "Dear Ms. Jane Doe," or "Lab results for Jane Doe" names the
+ * patient when nothing labelled does.
  */
-function valueBelow(rows: Row[], i: number, label: Cell | undefined): string | undefined {
+function readLetter(rows: Row[], store: Store): void {
+  if (store.name || store.last) return;
+  rows.forEach((row, i) => {
+    if (store.name) return;
+    const cell = row.cells[0];
+    const text = cell?.text.trim() ?? '';
+    const m = /^dear\s+(.+?)[,:]?$/i.exec(text) ?? /^(?:(?:lab(?:oratory)?|test)\s+)?(?:results?|report)\s+for:?\s+(.+?)$/i.exec(text);
+    if (!cell || !m) return;
+    const titled = /^(?:mr|mrs|ms|miss|mx)\.?\s/i.test(m[1]!);
+    const v = personValue(m[1]!);
+    // "Dear Jane," is a first name alone: not enough to say whose report this is.
+    if (v && !isClinician(v) && (titled || v.split(' ').length >= 2) && splitName(v).last) store.name = { value: v, rank: 2, row: i, cell };
+  });
+}
+
+/**
+ * The value printed under its label (boxed letterheads). With the next label of the line known
+ * (`right`), the words of the line below that start between this label and the next one: values
+ * close together merge into one cell ("KOWALSKI, ANNA M 09/14/1958"), but each starts under its
+ * own label (or a little left of it, when centred). Otherwise the next row's cell that overlaps
+ * the label the most (values are often wider than their label).
+ */
+function valueBelow(rows: Row[], i: number, label: Cell, right?: number): string | undefined {
   const row = rows[i]!;
   const next = rows[i + 1];
-  if (!label || !next || next.page !== row.page || next.y - row.y > 2.5 * row.height) return undefined;
+  if (!next || next.page !== row.page || next.y - row.y > 2.5 * row.height) return undefined;
+  const isLabel = (text: string) => !!wholeLabel(text) || findLabels(withLabelSnapped(text)).some((m) => m.separated);
+  if (right !== undefined) {
+    const em = row.height;
+    const items = next.cells
+      .flatMap((c) => c.items)
+      .filter((it) => it.x >= label.x - 1.5 * em && it.x < right - 0.5 * em)
+      .sort((a, b) => a.x - b.x);
+    // A gap of several em is another column, not more of this value.
+    const end = items.findIndex((it, k) => k > 0 && it.x - (items[k - 1]!.x + items[k - 1]!.width) > 3 * em);
+    const text = (end < 0 ? items : items.slice(0, end)).map((it) => it.text.trim()).join(' ');
+    if (text) return isLabel(text) ? undefined : text;
+  }
   let best: Cell | undefined;
   let bestOverlap = 0;
   for (const c of next.cells) {
@@ -141,29 +272,6 @@ function valueBelow(rows: Row[], i: number, label: Cell | undefined): string | u
     }
   }
   const cell = best ?? next.cells.find((c) => Math.abs(c.x - label.x) <= 1.5 * row.height);
-  if (!cell || new RegExp(LABEL_RE.source, 'i').test(cell.text) || BARE_LABEL_RE.test(labelText(cell.text))) return undefined;
+  if (!cell || isLabel(cell.text)) return undefined;
   return cell.text;
-}
-
-function splitName(found: Partial<Record<Field, string>>): { first: string; last: string } {
-  if (found.first || found.last) return { first: found.first ?? '', last: found.last ?? '' };
-  const name = found.name?.replace(/\s+/g, ' ').trim();
-  if (!name) return { first: '', last: '' };
-  // "DOE, JANE A" (last name first) or "Jane A. Doe"; middle names and initials are dropped.
-  const comma = /^([^,]+),\s*(\S+)/.exec(name);
-  if (comma) return { first: comma[2]!, last: comma[1]!.trim() };
-  const parts = name.split(' ');
-  if (parts.length < 2) return { first: '', last: parts[0] ?? '' };
-  return { first: parts[0]!, last: parts[parts.length - 1]! };
-}
-
-/** No "Lab:" label: the letterhead, i.e. the first line on page 1 that names a laboratory. */
-function letterheadLab(rows: Row[]): string | undefined {
-  for (const row of rows) {
-    if (row.page !== 1) break;
-    for (const cell of row.cells) {
-      if (LAB_WORDS.test(cell.text) && !/\d|:/.test(cell.text) && cell.text.split(' ').length <= 8) return cell.text.trim();
-    }
-  }
-  return undefined;
 }

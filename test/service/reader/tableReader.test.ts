@@ -54,6 +54,7 @@ describe('current/previous layout (Test | Current Result and Flag | Previous Res
       date_collected: '01/15/2024 0830',
       date_reported: '01/16/2024 1420',
       specimen_number: '123-456-7890-0',
+      gender: 'female',
     });
     expect(missing).toEqual([]);
   });

@@ -1,0 +1,143 @@
+import type { Cell, Row } from '../types';
+import { LAB_WORDS, labValue } from './values';
+
+/**
+ * The lab's name and address from where labs print them without a label: the letterhead (the
+ * first lines of page 1) and footers ("Performed at: Lakeside Labs, 123 Main St, Springfield, IL
+ * 62701  CLIA 14D0123456"). A patient's own address is printed the same way, so an address is
+ * taken only beside something that marks it as the lab's: the lab's name above it or on its line,
+ * a CLIA number, a "performed at" or a lab director.
+ */
+
+const PATIENT_BLOCK = /\b(?:patient(?: name)?|pt name|name|dob|date of birth)\s*:/i;
+/** "Testing performed by …": a sentence naming the lab, read as a label (labels.ts), not a letterhead. */
+const PERFORMED = /^(?:testing |tests )?perform(?:ed|ing)\b/i;
+
+/** How many lines of page 1 the letterhead may take. */
+const LETTERHEAD_ROWS = 8;
+
+/** No "Laboratory:" label: the letterhead's lab, i.e. the first line on page 1 that names a laboratory. */
+export function letterheadLab(rows: Row[]): { name: string; row: number; cell: Cell } | undefined {
+  for (let i = 0; i < rows.length && i < LETTERHEAD_ROWS; i++) {
+    const row = rows[i]!;
+    if (row.page !== rows[0]!.page) break;
+    // The letterhead ends with the patient block (which may share its first line with it).
+    if (i > 0 && PATIENT_BLOCK.test(rows[i - 1]!.text)) break;
+    for (const cell of row.cells) {
+      if (!LAB_WORDS.test(cell.text) || /\d|:/.test(cell.text) || cell.text.split(' ').length > 10 || PERFORMED.test(cell.text)) continue;
+      const name = labValue(cell.text);
+      if (name && name === cell.text.trim().replace(/[,;.\s]+$/, '')) return { name, row: i, cell };
+    }
+  }
+  return logoLine(rows);
+}
+
+/**
+ * A letterhead whose name says nothing of a lab ("Sonora Quest", "ARUP"): one of the first three
+ * lines, printed larger than the text under it, with the lab's address right below it.
+ */
+function logoLine(rows: Row[]): { name: string; row: number; cell: Cell } | undefined {
+  const body = rows.filter((r) => r.page === rows[0]?.page).map((r) => r.height).sort((a, b) => a - b);
+  const typical = body[body.length >> 1] ?? 0;
+  for (let i = 0; i < Math.min(3, rows.length); i++) {
+    const row = rows[i]!;
+    if (row.page !== rows[0]!.page || row.height < 1.2 * typical) continue;
+    for (const cell of row.cells) {
+      if (/\d|:/.test(cell.text) || cell.text.split(' ').length > 8) continue;
+      const name = labValue(cell.text);
+      if (!name) continue;
+      const below = candidates(rows.slice(i + 1, i + 4)).some((c) => overlaps(c.cell, cell));
+      if (below) return { name, row: i, cell };
+    }
+  }
+  return undefined;
+}
+
+const STATES =
+  'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|PR|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY';
+
+const PROVINCES = 'AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT';
+
+/**
+ * The end of an address: "City, ST 12345" (or "CITY ST 12345-6789"), a Canadian "Toronto, ON M5G
+ * 1X5" or a British "Leeds LS1 2TW".
+ */
+const CITY_STATE_ZIP = String.raw`\p{L}[\p{L}.' -]*,?\s+(?:(?:${STATES})\.?,?\s+\d{5}(?:-\d{4})?(?!\d)|(?:${PROVINCES}),?\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d(?![A-Za-z0-9])|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}(?![A-Za-z0-9]))`;
+
+/** A one-line address: street number, street (and suite), city, state, ZIP. */
+const ONE_LINE = new RegExp(String.raw`(?<![\d/.:-])\d{1,6}[A-Z]?(?:-\d{1,4})?\s+\p{L}[\p{L}\p{N}.'#&,/•·| -]{2,80}?[,•·| ]\s*${CITY_STATE_ZIP}`, 'u');
+const STREET_START =
+  /(?<![\p{L}\p{N}])\d{1,6}[A-Z]?\s+[\p{L}.' ]*\b(?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|way|ln|lane|pkwy|parkway|ct|court|pl|place|hwy|highway|cir|circle|ter|terrace|plaza|sq|square|park|loop|trail|pike|row)\b/iu;
+const CITY_LINE = new RegExp(String.raw`^${CITY_STATE_ZIP}`, 'u');
+const STREET_LINE = /^\d{1,6}[A-Z]?(?:-\d{1,4})?\s+\p{L}[\p{L}\p{N}.'#&,/ -]{2,60}$/u;
+const SUITE_LINE = /^(?:suite|ste\.?|unit|floor|fl\.?|bldg\.?|building|room|#)\s*[\p{L}\p{N}-]+$/iu;
+
+/** Text on a line that marks what is near it as the lab's. */
+const LAB_MARK = /\bCLIA\b|performed (?:at|by)|performing|lab(?:oratory)? director|medical director|\blaborator(?:y|ies)\s*:/i;
+
+interface Candidate {
+  address: string;
+  row: number;
+  cell: Cell;
+}
+
+function candidates(rows: Row[]): Candidate[] {
+  const out: Candidate[] = [];
+  rows.forEach((row, i) => {
+    for (const cell of row.cells) {
+      const one = ONE_LINE.exec(cell.text);
+      if (one) {
+        // "Page 1 of 2  Lakeside Labs, 123 Main St, ...": start at the street when one is named.
+        const street = STREET_START.exec(one[0]);
+        out.push({ address: tidy(one[0].slice(street?.index ?? 0)), row: i, cell });
+        continue;
+      }
+      // The street on one line, the city on the next ("123 Main St" / "Suite 4" / "Springfield, IL 62701").
+      if (!STREET_LINE.test(cell.text.trim())) continue;
+      const parts = [cell.text.trim()];
+      // ... or in the next cell of the same line.
+      const beside = row.cells[row.cells.indexOf(cell) + 1];
+      const besideCity = beside && CITY_LINE.exec(beside.text.trim());
+      if (besideCity) {
+        out.push({ address: tidy([...parts, besideCity[0]].join(', ')), row: i, cell });
+        continue;
+      }
+      for (let k = i + 1; k <= i + 2 && k < rows.length; k++) {
+        const below = rows[k]!.page === row.page ? rows[k]!.cells.find((c) => overlaps(c, cell)) : undefined;
+        if (!below) break;
+        const city = CITY_LINE.exec(below.text.trim());
+        if (city) {
+          out.push({ address: tidy([...parts, city[0]].join(', ')), row: i, cell });
+          break;
+        }
+        if (!SUITE_LINE.test(below.text.trim())) break;
+        parts.push(below.text.trim());
+      }
+    }
+  });
+  return out;
+}
+
+const tidy = (address: string) => address.replace(/\s*[•·|]\s*/g, ', ').replace(/\s+/g, ' ').replace(/\s+,/g, ',').replace(/,,+/g, ',').trim();
+
+function overlaps(a: Cell, b: Cell): boolean {
+  return Math.min(a.x2, b.x2) - Math.max(a.x, b.x) > 0;
+}
+
+/**
+ * The lab's address: on a line that marks it as the lab's, or up to three lines under the lab's
+ * name and in the same column. `labCells` are the cells the lab's name was read from.
+ */
+export function labAddress(rows: Row[], lab: string, labCells: { row: number; cell: Cell }[]): string {
+  const labLower = lab.toLowerCase();
+  for (const c of candidates(rows)) {
+    const row = rows[c.row]!;
+    const before = c.cell.text.slice(0, c.cell.text.indexOf(c.address.split(',')[0]!));
+    // A labelled address other than the lab's ("Address:", "Patient Address:") is the patient's.
+    if (/(?:^|\s)(?:patient\s+|pt\s+|home\s+)?address\s*:/i.test(before) && !LAB_MARK.test(before)) continue;
+    if (LAB_MARK.test(row.text) || (labLower && row.text.toLowerCase().includes(labLower))) return c.address;
+    const under = labCells.some((l) => l.row <= c.row && c.row - l.row <= 3 && rows[l.row]!.page === row.page && (l.row === c.row || overlaps(l.cell, c.cell)));
+    if (under) return c.address;
+  }
+  return '';
+}

@@ -1,0 +1,162 @@
+/**
+ * What each metadata field's value looks like. Values are kept as printed (wire-facts §7: plain
+ * strings, not parsed dates); these functions only find the value's extent in the text after its
+ * label and refuse text that is not such a value, so a label followed by something else ("Name:
+ * Lakeside Labs", "Sex: see note") leaves the field empty rather than wrong.
+ */
+
+const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+
+/** 01/02/1980, 1/2/80, 02.01.1980, 1980-01-02, 05-Jan-2024, 5 Jan 2024, January 5, 2024. */
+export const DATE = String.raw`(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})(?!\d)|\d{4}[/.-]\d{1,2}[/.-]\d{1,2}(?!\d)|\d{1,2}[- ]${MONTH}\.?[- ]\d{4}|${MONTH}\.? \d{1,2},? \d{4})`;
+
+/** 08:30, 8:30 AM, 08:30:15, 0830 (four digits right after a date), with an optional time zone. */
+const TIME = String.raw`(?:(?:\s+|T|\s*@\s*|\s*\/\s*|\s+at\s+)(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?|(?:[01]\d|2[0-3])[0-5]\d(?!\d)(?:\s?(?:hrs?|h))?)(?:\s+(?:[ECMPA][SD]T|ET|CT|MT|PT|UTC|GMT|CET|BST))?)`;
+
+const DATE_RE = new RegExp(`^${DATE}`, 'i');
+const DATE_TIME_RE = new RegExp(`^${DATE}${TIME}?`, 'i');
+
+/** Text before a value that is not part of it: separators, and "on"/"of" after colonless labels. */
+const LEAD = /^[\s:#\-–=.,|(]*(?:(?:on|of|at)\s+)?/i;
+
+/** A date at the start of the text (the value right after its label), or ''. */
+export function dateValue(text: string): string {
+  return DATE_RE.exec(text.replace(LEAD, ''))?.[0] ?? '';
+}
+
+/** A date and, when printed, the time after it ("01/15/2024 08:30", "Jan 5, 2024 8:30 AM"). */
+export function dateTimeValue(text: string): string {
+  return DATE_TIME_RE.exec(text.replace(LEAD, ''))?.[0]?.trim() ?? '';
+}
+
+/** "F", "Female", "45/F", "F/45", "45 Y F", "Male" -> the wire's words; unknown or unclear -> ''. */
+export function genderValue(text: string): '' | 'female' | 'male' | 'other' {
+  const tokens = text.replace(LEAD, '').split(/[\s/,()|;-]+/).filter(Boolean).slice(0, 4);
+  for (const t of tokens) {
+    const w = t.toLowerCase().replace(/\.$/, '');
+    if (w === 'f' || w === 'female' || w === 'woman') return 'female';
+    if (w === 'm' || w === 'male' || w === 'man') return 'male';
+    if (w === 'x' || w === 'other' || w === 'nonbinary' || w === 'non-binary' || w === 'intersex') return 'other';
+    if (/^\d{1,3}(?:y|yo|yrs?|years?)?$/.test(w) || w === 'y' || w === 'yrs' || w === 'years' || w === 'y/o') continue;
+    return '';
+  }
+  return '';
+}
+
+/** "45 y/o female", "a 45-year-old male", "F/45", "45/M", "45 Y F": sex printed without a label. */
+const UNLABELLED_GENDER = [
+  /\b\d{1,3}[ -]?(?:y\/o|yo|y\.o\.|years?[ -]old|yrs?\.?|y)[ ,]+(female|male|woman|man|f|m)\b/i,
+  /(?:^|[\s(|])([FM])\s*\/\s*\d{1,3}(?:\s*(?:y|yrs?|years))?(?=$|[\s),|])/,
+  /(?:^|[\s(|])\d{1,3}\s*(?:y|yrs?)?\s*\/\s*([FM])(?=$|[\s),|])/,
+];
+
+export function unlabelledGender(text: string): '' | 'female' | 'male' | 'other' {
+  for (const re of UNLABELLED_GENDER) {
+    const m = re.exec(text);
+    if (m) return genderValue(m[1]!);
+  }
+  return '';
+}
+
+/** An accession or specimen number: the first token, with at least one digit ("A24-7797693", "#123456"). */
+export function specimenValue(text: string): string {
+  const token = text.replace(LEAD, '').split(/\s+/)[0]?.replace(/^#/, '').replace(/[,;.]$/, '') ?? '';
+  return /^[A-Z0-9][A-Z0-9-]{3,}$/i.test(token) && /\d/.test(token) ? token : '';
+}
+
+export const CLIA_RE = /(?<![A-Z0-9])\d{2}D\d{7}(?![A-Z0-9])/i;
+
+/** A CLIA number right after its label ("CLIA: 05D0642827", "CLIA No. 05D0642827"). */
+export function cliaValue(text: string): string {
+  const m = /^[\s:#.]*(?:no\.?|number|id|lab\s*#)?[\s:#.]*(\d{2}D\d{7})(?![A-Z0-9])/i.exec(text);
+  return m ? m[1]!.toUpperCase() : '';
+}
+
+/** Words that are never part of a person's name: a label over something else ("Name: Lab Results"). */
+const NOT_A_NAME = /\b(?:lab(?:oratory|oratories|s)?|results?|report|test(?:s|ing)?|patient|page|date|specimen|clinic|hospital|medical|center|health|diagnostics?|services?|your|the|see|unknown|n\/a|none|copy|final|information|details|demographics|client|account|physician|provider|doctor)\b/i;
+
+/** Letters of names in any script, with the apostrophes, hyphens, dots and commas names carry. */
+const NAME_CHARS = /^[\p{L}\p{M}'’.,\- ]+$/u;
+
+/** A person's name as printed after its label, cut before anything that is not the name. */
+export function personValue(text: string): string {
+  let v = text.replace(LEAD, '').replace(/\s+/g, ' ').trim();
+  // "Jane Doe (DOB 01/02/1980)", "DOE, JANE  MRN 12345": the name ends where the rest begins.
+  v = v.split(/\s*[(|;]|\s+page\s+\d/i)[0]!;
+  const digit = v.search(/\s\S*\d/);
+  if (digit >= 0) v = v.slice(0, digit);
+  v = v.replace(/[,.:;\s-]+$/, '').trim();
+  if (!v || !NAME_CHARS.test(v) || NOT_A_NAME.test(v)) return '';
+  const words = v.split(' ');
+  if (words.length > 6 || !/\p{L}{2}/u.test(v)) return '';
+  return v;
+}
+
+const HONORIFIC = /^(?:mr|mrs|ms|miss|mx|dr|master)\.?\s+/i;
+const SUFFIX = /^(?:jr|sr|ii|iii|iv|v)\.?$/i;
+/** Particles that belong to the last name ("de la Cruz", "van der Berg"). */
+const PARTICLE = /^(?:de|del|della|de la|da|das|do|dos|du|di|la|le|van|von|der|den|ter|ten|st\.?|mac|bin|ibn|al|el)$/i;
+
+/**
+ * "DOE, JANE A" (last name first) or "Jane A. Doe", "Ms. Jane Doe Jr.": first and last names;
+ * middle names, initials, honorifics and suffixes are dropped. One word is a last name only when a
+ * title says so ("Ms. Doe"); a lone word otherwise is not split (it could be either).
+ */
+export function splitName(name: string): { first: string; last: string } {
+  const titled = HONORIFIC.test(name);
+  const v = name.replace(HONORIFIC, '').replace(/\s+/g, ' ').trim();
+  const comma = /^([^,]+),\s*(.+)$/.exec(v);
+  if (comma) {
+    const last = comma[1]!.split(' ').filter((w) => !SUFFIX.test(w)).join(' ');
+    const rest = comma[2]!.replace(HONORIFIC, '').split(/[ ,]+/).filter((w) => w && !SUFFIX.test(w));
+    // "Doe, Jr., John"? no: a suffix after the comma is dropped above; an initial alone is a first name.
+    return rest.length && last ? { first: rest[0]!, last } : { first: '', last: '' };
+  }
+  const words = v.split(' ').filter((w) => !SUFFIX.test(w.replace(/,$/, '')));
+  if (words.length === 1) return titled ? { first: '', last: words[0]!.replace(/,$/, '') } : { first: '', last: '' };
+  if (words.length < 2) return { first: '', last: '' };
+  let start = words.length - 1;
+  while (start > 1 && PARTICLE.test(words[start - 1]!)) start--;
+  return { first: words[0]!, last: words.slice(start).join(' ').replace(/,$/, '') };
+}
+
+/** "Dr. …" or "…, MD": a clinician, never the patient a "Name:" label may also name. */
+export function isClinician(name: string): boolean {
+  return /^dr\.?\s/i.test(name.trim()) || CREDENTIAL.test(name);
+}
+
+const CREDENTIAL = /\b(?:MD|M\.D\.|DO|D\.O\.|NP|FNP|FNP-C|PA|PA-C|DNP|RN|PhD|DDS|MBBS|FRCP|ARNP|APRN|CNM)\b/;
+
+/**
+ * The ordering provider as printed ("Dr. Ana Ruiz, MD", "RUIZ, ANA MD", "Rivera, A (MD)"): the
+ * NPI, a phone number or anything after them is not part of it. `personOnly` (a "Client:" label)
+ * takes the value only when it is plainly a person (a title or a credential).
+ */
+export function providerValue(text: string, personOnly = false): string {
+  let v = text.replace(LEAD, '').replace(/\s+/g, ' ').trim();
+  v = v.replace(/\s*[,;(/]?\s*\b(?:NPI|UPIN|Phone|Ph|Tel|Fax|ID)\b.*$/i, '');
+  v = v.replace(/\s*[,;(]?\s*(?:\+?1[ .-]?)?\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}\)?.*$/, '');
+  v = v.replace(/\s*[,;(]?\s*\d{5,}\)?.*$/, '');
+  v = v.replace(/\s*\|.*$/, '').replace(/[,;:\s-]+$/, '').trim();
+  if (!v || /\d/.test(v) || !/\p{L}{2}/u.test(v) || v.split(' ').length > 8) return '';
+  if (/\b(?:lab(?:oratory|s)?|diagnostics|hospital|clinic|center|centre|department|associates|group|health|services)\b/i.test(v)) return '';
+  if (!/^[\p{L}\p{M}'’.,\-() ]+$/u.test(v)) return '';
+  if (personOnly && !(/^dr\.?\s/i.test(v) || CREDENTIAL.test(v))) return '';
+  return v;
+}
+
+export const LAB_WORDS = /laborator(?:y|ies|io)|\blabs?\b|labcorp|diagnostic|pathology|clinical|reference lab|medical center|biochemistry|hospital/i;
+
+/** A report title, not a lab ("Laboratory Report", "Clinical Lab Results", "Cumulative Summary"). */
+const TITLE = /^(?:(?:final|preliminary|corrected|amended|cumulative|clinical|patient|your)\s+)*(?:lab(?:oratory)?\s+)?(?:test\s+)?(?:report|results?|summary|requisition|values?)\b/i;
+
+/** A laboratory's name: cut before its address, CLIA number or phone; refused when it is a title. */
+export function labValue(text: string, needLabWord = false): string {
+  let v = text.replace(LEAD, '').replace(/\s+/g, ' ').trim();
+  v = v.replace(/\s*(?:,|\s-|[|•·])\s*\d.*$/, '').replace(/\s+\d{1,6}\s+\p{L}.*$/u, '');
+  v = v.replace(/\s*[,|(-]?\s*\b(?:CLIA|Phone|Tel|Fax|Lab Director|Director)\b.*$/i, '');
+  v = v.replace(/[,;:.\s-]+$/, '').trim();
+  if (!v || !/\p{L}{3}/u.test(v) || v.split(' ').length > 10 || TITLE.test(v) || /:/.test(v)) return '';
+  if (needLabWord && !LAB_WORDS.test(v)) return '';
+  return v;
+}
