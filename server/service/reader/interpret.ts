@@ -92,6 +92,7 @@ export function compare(n: number, cmp: Interpreted['comparator'], range: Parsed
 }
 
 function interpretation(raw: RawResult, i: Interpreted): Interpretation {
+  if (raw.criticalCalled) return 'critical';
   switch (i.flag) {
     case 'HH':
     case 'LL':

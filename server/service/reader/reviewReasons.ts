@@ -71,6 +71,7 @@ function flagRules(raw: RawResult, i: Interpreted, add: Add) {
   else if (low && below === false) add('flag_inconsistent', `Flagged ${raw.flag} but the value is not below the reference range.`);
   else if ((flag === 'A' || flag === 'C') && within) add('flag_inconsistent', `Flagged ${raw.flag} but the value is within the reference range.`);
   else if (flag === 'N' && (above || below)) add('flag_inconsistent', 'Flagged normal but the value is outside the reference range.');
+  if (raw.criticalCalled && within) add('flag_inconsistent', 'A critical-value call follows this result, but the value is within the reference range.');
 
   const unflagged = !flag || flag === 'N';
   if (unflagged && (above || below) && raw.column !== 'outRange') {

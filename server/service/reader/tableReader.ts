@@ -35,6 +35,8 @@ export interface RawResult {
   page: number;
   /** Which column the value came from; 'headerless' when no table header was found at all. */
   column: 'result' | 'inRange' | 'outRange' | 'headerless';
+  /** A "critical value called to …" comment follows the row: the lab judged it critical and told someone. */
+  criticalCalled?: boolean;
   /** What looked wrong while reading the row (two value columns filled, a flag column that is not a flag...). */
   problems: ReviewReason<ResultReviewCode>[];
   /** OCR: lowest character confidence of the value, flag, units and range (undefined for text PDFs). */
@@ -84,6 +86,12 @@ export function readTables(pages: Row[][]): TableRead {
       continue;
     }
     if (boilerplate.has(row) || isPageFurniture(row.text) || !layout) {
+      out.otherRows.push(row);
+      continue;
+    }
+    if (CRITICAL_CALL.test(row.text)) {
+      // The lab's record that it phoned a critical value through: it makes the result above critical.
+      if (last) last.result.criticalCalled = true;
       out.otherRows.push(row);
       continue;
     }
@@ -293,10 +301,15 @@ function cleanPanelName(name: string): string {
 // Page furniture
 // ---------------------------------------------------------------------------------------------
 
+/** "CRITICAL VALUE CALLED TO J SMITH RN …", "Critical result notified to Dr …, read back", "crit called …". */
+const CRITICAL_CALL = /\bcrit(?:ical)?\b(?:\s+(?:value|result|values|results))?.{0,40}\b(?:called|phoned|notified|read[\s-]*back|reported to|given to)\b/i;
+
 const FURNITURE = [
   /\bpage\s*\d+\s*(of|\/)\s*\d+\b/i,
   /^page\s*\d+$/i,
   /\bcontinued (on|from)\b/i,
+  /\b(?:report\s+)?continues\s+(?:on|from)\b/i,
+  /^\(?cont(?:inued|'d|\.)\)?$/i,
   /confidential/i,
   /^(final|preliminary|corrected|amended) report$/i,
   /^end of report$/i,

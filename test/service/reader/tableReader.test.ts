@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractMetadata } from '../../../server/service/reader/metadata';
+import { interpret } from '../../../server/service/reader/interpret';
 import { readTables, type RawResult } from '../../../server/service/reader/tableReader';
 import { page, table, type Line } from './helpers';
 
@@ -173,5 +174,31 @@ describe('reports without a recognisable table header', () => {
     expect(read.headerFound).toBe(false);
     expect(read.results.map(brief)).toEqual([['Glucose', '95', '', 'mg/dL', '70-99', '']]);
     expect(read.results[0]!.problems.map((p) => p.code)).toEqual(['layout_unknown']);
+  });
+});
+
+describe('hospital printouts: critical-value calls and page furniture', () => {
+  const header: Line = [150, [[36, 'TEST'], [200, 'RESULT'], [270, 'FLAG'], [320, 'UNITS'], [400, 'REF RANGE']]];
+  const rows = page([
+    header,
+    ...table(170, [
+      [[36, 'POTASSIUM'], [200, '6.9'], [270, 'HH'], [320, 'mmol/L'], [400, '3.5-5.1']],
+      [[36, 'CRITICAL VALUE CALLED TO J SMITH RN BY PQT AT 1111 ON 12/22/2024, READ BACK']],
+      [[36, 'GLUCOSE'], [200, '45'], [320, 'mg/dL'], [400, '70-99']],
+      [[36, 'Critical result notified to Dr Ruiz at 0940, read back']],
+      [[36, 'SODIUM'], [200, '140'], [320, 'mmol/L'], [400, '136-145']],
+      [[36, 'Report continues on next page']],
+    ]),
+  ]);
+  const read = readTables([rows]);
+
+  it('makes the result above a critical-value call critical, and counts neither the call nor "continues on next page" as an unread row', () => {
+    expect(read.results.map((r) => [r.testName, r.value.value, r.criticalCalled ?? false])).toEqual([
+      ['POTASSIUM', '6.9', true],
+      ['GLUCOSE', '45', true],
+      ['SODIUM', '140', false],
+    ]);
+    expect(read.unreadRows).toBe(0);
+    expect(read.results.map((r) => interpret(r).result.interpretation)).toEqual(['critical', 'critical', 'normal']);
   });
 });
