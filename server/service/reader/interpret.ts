@@ -1,6 +1,6 @@
 import type { RawResult } from './tableReader';
 import type { Interpretation, LabReportResult, LabReportResultType } from './types';
-import { BOOLEAN_VALUES, flagKind, parseRange, toNumber, type FlagKind, type ParsedRange } from './values';
+import { BOOLEAN_VALUES, flagKind, parseRange, titerDenominator, toNumber, type FlagKind, type ParsedRange } from './values';
 
 /**
  * A read row -> the wire result (without LOINC): type, units, reference bounds, interpretation
@@ -42,6 +42,15 @@ export function interpret(raw: RawResult): Interpreted {
     out.below = below;
     if (above !== undefined) r.is_above_max_range = above;
     if (below !== undefined) r.is_below_min_range = below;
+  }
+  const dilution = range?.titer && raw.value.kind === 'ratio' ? titerDenominator(raw.value.value) : undefined;
+  if (dilution !== undefined && range?.titer) {
+    // A titer against a titer reference: "1:640" is above "<1:40" (more dilutions still react).
+    const { op, denominator } = range.titer;
+    out.above = op === '<' ? dilution >= denominator : op === '<=' || op === '=' ? dilution > denominator : false;
+    out.below = op === '>' ? dilution <= denominator : op === '>=' ? dilution < denominator : false;
+    r.is_above_max_range = out.above;
+    r.is_below_min_range = out.below;
   }
   out.flag = raw.flag ? flagKind(raw.flag) : undefined;
   r.interpretation = interpretation(raw, out);

@@ -20,7 +20,8 @@ export interface UnitSpec {
   decimals?: number;
 }
 
-export type Specimen = 'blood' | 'urine';
+/** Where the sample comes from: urine and blood analytes share names; swabs are for infections (NAA tests). */
+export type Specimen = 'blood' | 'urine' | 'swab';
 
 export interface Analyte {
   code: string;
@@ -186,6 +187,19 @@ const serology = group('blood', [
   ['16933-4', 'Hepatitis B virus core Ab [Presence] in Serum', 'Hepatitis B Core Ab, Total', ['Hep B Core Ab, Tot', 'HBcAb Total', 'Anti-HBc Total', 'Hepatitis B Core Antibody, Total', 'Hepatitis B Core Antibody'], [], 'qualitative'],
   ['13955-0', 'Hepatitis C virus Ab [Presence] in Serum or Plasma by Immunoassay', 'Hepatitis C Antibody', ['HCV Ab', 'Hep C Virus Ab', 'HCV Antibody', 'Hepatitis C Virus Ab', 'Hepatitis C Ab'], [], 'qualitative'],
   ['20507-0', 'Reagin Ab [Presence] in Serum by RPR', 'RPR', ['RPR (Rapid Plasma Reagin)', 'RPR Ser Ql', 'Rapid Plasma Reagin', 'RPR (Monitor) W/Refl Titer', 'RPR Screen'], [], 'qualitative'],
+  // Titers ("1:160") are neither a number nor a word: 'either', with no unit.
+  ['31147-2', 'Reagin Ab [Titer] in Serum by RPR', 'RPR Titer', ['RPR, Quant', 'Rapid Plasma Reagin Titer', 'RPR Titer, Serum'], [], 'either'],
+  ['16935-9', 'Hepatitis B virus surface Ab [Units/volume] in Serum', 'Hepatitis B Surface Antibody, Quant', ['HBsAb Quant', 'Hep B Surface Ab, Quant', 'Anti-HBs, Quantitative', 'Hepatitis B Surface Ab, Quant', 'Hepatitis B Surface Antibody, Quantitative'], [u(['mIU/mL'], [0, 100000])]],
+  ['8061-4', 'Nuclear Ab [Presence] in Serum by Immunofluorescence', 'ANA Screen, IFA', ['ANA Screen', 'ANA by IFA', 'Antinuclear Antibodies', 'Antinuclear Antibody Screen', 'ANA, IFA'], [], 'qualitative'],
+  ['5048-4', 'Nuclear Ab [Titer] in Serum by Immunofluorescence', 'ANA Titer', ['Antinuclear Antibody Titer', 'ANA Titer, IFA'], [], 'either'],
+  ['11572-5', 'Rheumatoid factor [Units/volume] in Serum or Plasma', 'Rheumatoid Factor', ['RF', 'Rheumatoid Factor, Quant', 'RA Factor'], [u(['IU/mL'], [0, 10000])]],
+  ['33959-8', 'Procalcitonin [Mass/volume] in Serum or Plasma', 'Procalcitonin', ['PCT'], [u(['ng/mL'], [0, 1000], 2)]],
+]);
+
+const infections = group('swab', [
+  ['94500-6', 'SARS-CoV-2 (COVID-19) RNA [Presence] in Respiratory system specimen by NAA with probe detection', 'SARS-CoV-2 RNA', ['SARS-CoV-2 RNA, NAA', 'SARS-CoV-2 NAA', 'COVID-19 PCR', 'COVID-19 RNA', 'SARS CoV 2 RNA, PCR'], [], 'qualitative'],
+  ['43304-5', 'Chlamydia trachomatis rRNA [Presence] in Specimen by NAA with probe detection', 'Chlamydia trachomatis RNA', ['Chlamydia trachomatis RNA, TMA', 'Chlamydia trachomatis, NAA', 'C. trachomatis RNA', 'Chlamydia, NAA'], [], 'qualitative'],
+  ['43305-2', 'Neisseria gonorrhoeae rRNA [Presence] in Specimen by NAA with probe detection', 'Neisseria gonorrhoeae RNA', ['Neisseria gonorrhoeae RNA, TMA', 'Neisseria gonorrhoeae, NAA', 'N. gonorrhoeae RNA', 'Gonorrhea, NAA'], [], 'qualitative'],
 ]);
 
 const urine = group('urine', [
@@ -206,4 +220,4 @@ const urine = group('urine', [
   ['14959-1', 'Microalbumin/Creatinine [Mass ratio] in Urine', 'Microalbumin/Creatinine Ratio', ['Albumin/Creatinine Ratio, Urine', 'Microalb/Creat Ratio', 'Albumin/Creatinine Ratio', 'ACR', 'Microalbumin/Creat Ratio'], [u(['mg/g', 'mg/g creat', 'mg/g{creat}'], [0, 10000], 0)]],
 ]);
 
-export const ANALYTES: readonly Analyte[] = [...chemistry, ...cbc, ...lipids, ...endocrine, ...nutrition, ...other, ...serology, ...urine];
+export const ANALYTES: readonly Analyte[] = [...chemistry, ...cbc, ...lipids, ...endocrine, ...nutrition, ...other, ...serology, ...infections, ...urine];

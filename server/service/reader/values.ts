@@ -159,6 +159,14 @@ export interface ParsedRange {
   expected?: string;
   /** Words after the numbers (the in-range/out-of-range layout prints units there). */
   units?: string;
+  /** A titer reference ("<1:40"): the dilution's denominator and how it bounds. Not a numeric range on the wire. */
+  titer?: { op: '<' | '<=' | '>' | '>=' | '='; denominator: number };
+}
+
+/** "1:160" -> 160. */
+export function titerDenominator(text: string): number | undefined {
+  const m = /^1\s*:\s*(\d+)$/.exec(text.trim());
+  return m ? Number(m[1]) : undefined;
 }
 
 /** Units after a range: after a space anything ("10*3/uL"), glued only if it starts with a non-digit. */
@@ -176,6 +184,8 @@ export function parseRange(raw: string): ParsedRange {
     const max = toNumber(between[2]!);
     return withUnits({ ...base, min, max }, between[3] ?? between[4]);
   }
+  const titer = /^(<=|>=|<|>)?\s*(1\s*:\s*\d+)$/.exec(text);
+  if (titer) return { ...base, titer: { op: (titer[1] ?? '=') as NonNullable<ParsedRange['titer']>['op'], denominator: titerDenominator(titer[2]!)! } };
   const bound = new RegExp(String.raw`^(<=|>=|<|>)(${NUMBER})${UNITS_AFTER}$`).exec(text);
   if (bound) {
     const n = toNumber(bound[2]!);

@@ -109,3 +109,18 @@ describe('matching printed names', () => {
     expect(normalizeName('A/G Ratio')).toBe('a g ratio');
   });
 });
+
+describe('serology and infection tests', () => {
+  it('matches titers, quantitative antibodies and NAA tests by their printed names', () => {
+    const code = (name: string, units?: string, qualitativeValue?: boolean) => matchLoinc(name, { units, qualitativeValue }).matches[0]?.loinc_code;
+    expect(code('ANA Titer')).toBe('5048-4');
+    expect(code('ANA Screen, IFA', undefined, true)).toBe('8061-4');
+    expect(code('RPR Titer')).toBe('31147-2');
+    expect(code('Hepatitis B Surface Antibody, Quant', 'mIU/mL')).toBe('16935-9');
+    expect(code('SARS-CoV-2 RNA, NAA', undefined, true)).toBe('94500-6');
+    expect(code('Chlamydia trachomatis RNA, TMA', undefined, true)).toBe('43304-5');
+    expect(code('Neisseria gonorrhoeae RNA, TMA', undefined, true)).toBe('43305-2');
+    expect(code('Procalcitonin', 'ng/mL')).toBe('33959-8');
+    expect(code('Rheumatoid Factor', 'IU/mL')).toBe('11572-5');
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compare } from '../../../server/service/reader/interpret';
+import { compare, interpret } from '../../../server/service/reader/interpret';
+import type { RawResult } from '../../../server/service/reader/tableReader';
 import { flagKind, parseRange, parseValueCell } from '../../../server/service/reader/values';
 
 describe('value cells', () => {
@@ -119,5 +120,32 @@ describe('OCR-shaped ranges', () => {
     expect(parseRange('11.0-15.0%')).toMatchObject({ min: 11, max: 15, units: '%' });
     expect(parseRange('<100mg/dL')).toMatchObject({ max: 100, units: 'mg/dL' });
     expect(parseRange('150-450 10*3/uL')).toMatchObject({ min: 150, max: 450, units: '10*3/uL' });
+  });
+});
+
+describe('titers', () => {
+  const row = (value: string, rangeText: string, flag?: string): RawResult => ({
+    testName: 'ANA Titer',
+    value: parseValueCell(value),
+    rangeText,
+    flag,
+    page: 1,
+    column: 'result',
+    problems: [],
+    source: 'text',
+  });
+
+  it('reads a titer reference as a dilution, not as a number with the rest as a unit', () => {
+    expect(parseRange('<1:40')).toMatchObject({ titer: { op: '<', denominator: 40 } });
+    expect(parseRange('<1:40').units).toBeUndefined();
+    expect(parseRange('<1:40').max).toBeUndefined();
+    expect(parseRange('1:80')).toMatchObject({ titer: { op: '=', denominator: 80 } });
+  });
+
+  it('compares a titer with a titer reference: more dilutions that still react are above it', () => {
+    expect(interpret(row('1:640', '<1:40', 'A')).result).toMatchObject({ interpretation: 'abnormal', is_above_max_range: true });
+    expect(interpret(row('1:20', '<1:40')).result).toMatchObject({ interpretation: 'normal', is_above_max_range: false });
+    expect(interpret(row('1:40', '<1:40')).result).toMatchObject({ is_above_max_range: true });
+    expect(interpret(row('1:40', '<1:40')).result).not.toHaveProperty('max_reference_range');
   });
 });
