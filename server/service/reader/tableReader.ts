@@ -61,7 +61,7 @@ const WRAP_GAP_EM = 1.9;
 
 export function readTables(pages: Row[][]): TableRead {
   const boilerplate = findBoilerplate(pages);
-  const rows = pages.flat();
+  const rows = pages.flatMap(sideBySideInReadingOrder);
   const out: TableRead = { results: [], headerFound: false, otherRows: [], unreadRows: 0 };
   let layout: Column[] | undefined;
   /** False right after a page break until the page's own header (if any) is seen. */
@@ -176,15 +176,47 @@ function roleOf(cell: Cell): ColumnRole | undefined {
   return HEADER_PATTERNS.find(([re]) => re.test(t))?.[1];
 }
 
+/**
+ * Dense reports print two tables side by side under one header row that names its columns twice
+ * ("Test Result Units Range   Test Result Units Range"). From that header down, each row is cut
+ * where the second table starts, and the page is read as a reader would: the left table to the
+ * bottom, then the right one, each under its own half of the header.
+ */
+function sideBySideInReadingOrder(page: Row[]): Row[] {
+  const at = page.findIndex((row) => (headerColumns(row, true)?.filter((c) => c.role === 'name').length ?? 0) >= 2);
+  if (at < 0) return page;
+  const names = headerColumns(page[at]!, true)!.filter((c) => c.role === 'name');
+  const cut = names[1]!.x - COLUMN_TOLERANCE_EM * page[at]!.height;
+  const half = (row: Row, right: boolean): Row | null => {
+    const cells = row.cells.filter((c) => (c.x >= cut) === right);
+    return cells.length ? { ...row, cells, text: cells.map((c) => c.text).join('  ') } : null;
+  };
+  const below = page.slice(at);
+  const left = below.map((r) => half(r, false)).filter((r): r is Row => r !== null);
+  const right = below.map((r) => half(r, true)).filter((r): r is Row => r !== null);
+  return [...page.slice(0, at), ...left, ...right];
+}
+
+/** A header cell may hold several column names set close together ("Flag Units"): one column each. */
+function headerParts(cell: Cell): { role: ColumnRole | undefined; x: number }[] {
+  const whole = roleOf(cell);
+  if (cell.items.length > 1) {
+    const parts = cell.items.map((item) => ({ role: roleOf({ text: item.text, x: item.x, x2: item.x + item.width, items: [item] }), x: item.x }));
+    if (parts.every((p) => p.role) && new Set(parts.map((p) => p.role)).size > 1) return parts;
+  }
+  return [{ role: whole, x: cell.x }];
+}
+
 /** The columns a header row defines, or undefined when the row is not a header. */
-export function headerColumns(row: Row): Column[] | undefined {
+export function headerColumns(row: Row, allowRepeats = false): Column[] | undefined {
   if (row.cells.length < 3 || /\d/.test(row.text)) return undefined;
   const columns: Column[] = [];
-  for (const cell of row.cells) {
-    const role = roleOf(cell);
-    if (!role) return undefined;
-    columns.push({ role, x: cell.x });
+  for (const part of row.cells.flatMap(headerParts)) {
+    if (!part.role) return undefined;
+    columns.push({ role: part.role, x: part.x });
   }
+  // A role named twice is two tables side by side (see sideBySideInReadingOrder), not one table.
+  if (!allowRepeats && columns.filter((c) => c.role === 'name').length > 1) return undefined;
   const roles = new Set(columns.map((c) => c.role));
   const hasValue = roles.has('result') || roles.has('inRange');
   if (!roles.has('name') || !hasValue || !(roles.has('units') || roles.has('range'))) return undefined;

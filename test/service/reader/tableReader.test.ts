@@ -202,3 +202,28 @@ describe('hospital printouts: critical-value calls and page furniture', () => {
     expect(read.results.map((r) => interpret(r).result.interpretation)).toEqual(['critical', 'critical', 'normal']);
   });
 });
+
+describe('two tables side by side under one header', () => {
+  const rows = page([
+    [120, [[26, 'Test'], [130, 'Result'], [166, 'Flag'], [182, 'Units'], [238, 'Ref Range'], [312, 'Test'], [416, 'Result'], [452, 'Flag'], [468, 'Units'], [524, 'Ref Range']]],
+    ...table(134, [
+      [[26, 'Comp. Metabolic Panel (14)'], [312, 'CBC With Differential/Platelet (cont.)']],
+      [[26, 'Glucose'], [130, '91'], [182, 'mg/dL'], [238, '70-99'], [312, 'Lymphs'], [416, '28'], [468, '%'], [524, 'Not Estab.']],
+      [[26, 'BUN/Creatinine Ratio'], [130, '20'], [238, '9-23'], [312, 'Neutrophils (Absolute)'], [416, '3.2'], [468, 'x10E3/uL'], [524, '1.4-7.0']],
+      [[26, 'Carbon Dioxide, Total'], [130, '19'], [166, 'L'], [182, 'mmol/L'], [238, '20-29'], [312, 'Ferritin'], [416, '168'], [452, 'H'], [468, 'ng/mL'], [524, '15-150']],
+    ]),
+  ]);
+  const read = readTables([rows]);
+
+  it('reads the left table to the bottom, then the right one, each value with its own row', () => {
+    expect(read.results.map(brief)).toEqual([
+      ['Glucose', '91', '', 'mg/dL', '70-99', 'Comp. Metabolic Panel (14)'],
+      ['BUN/Creatinine Ratio', '20', '', '', '9-23', 'Comp. Metabolic Panel (14)'],
+      ['Carbon Dioxide, Total', '19', 'L', 'mmol/L', '20-29', 'Comp. Metabolic Panel (14)'],
+      ['Lymphs', '28', '', '%', 'Not Estab.', 'CBC With Differential/Platelet'],
+      ['Neutrophils (Absolute)', '3.2', '', 'x10E3/uL', '1.4-7.0', 'CBC With Differential/Platelet'],
+      ['Ferritin', '168', 'H', 'ng/mL', '15-150', 'CBC With Differential/Platelet'],
+    ]);
+    expect(read.unreadRows).toBe(0);
+  });
+});
