@@ -1,4 +1,4 @@
-import { acceptsNoUnit, matchLoinc, normalizeName, normalizeUnit } from './loinc';
+import { matchLoinc, normalizeName, normalizeUnit } from './loinc';
 import { ANALYTES, type Analyte } from './loincTable';
 import { minConfidence } from './rows';
 import type { RawResult } from './tableReader';
@@ -56,7 +56,7 @@ const COMPARATOR = String.raw`less than or equal to|greater than or equal to|les
 const QUALITATIVE = String.raw`non-?\s?reactive|not detected|none detected|undetected|detected|negative|positive|reactive|indeterminate|equivocal|weakly (?:positive|reactive)|present|absent|non-?immune|immune`;
 
 /** What links a name to its value: "was", "came back at", ":", "—", "level was", "was high at"... */
-const LINK_WORDS = String.raw`titer|titre|level|levels|result|results|value|values|reading|test|screen|screening|concentration|measurement|count|was|is|were|are|of|at|measured|came back|come back|came in|returned|showed|shows|read|reads|tested|we found|you had|has been|had|as|slightly|mildly|moderately|very|markedly|critically|borderline|high(?=\s+(?:at|with)\b)|low(?=\s+(?:at|with)\b)|elevated(?=\s+(?:at|with)\b)|normal(?=\s+(?:at|with)\b)|abnormal(?=\s+(?:at|with)\b)|critical(?=\s+(?:at|with)\b)|with`;
+const LINK_WORDS = String.raw`titer|titre|level|levels|result|results|value|values|reading|test|screen|screening|concentration|measurement|count|was|is|were|are|of|at(?!\s+(?:least|most)\b)|measured|came back|come back|came in|returned|showed|shows|read|reads|tested|we found|you had|has been|had|as|slightly|mildly|moderately|very|markedly|critically|borderline|high(?=\s+(?:at|with)\b)|low(?=\s+(?:at|with)\b)|elevated(?=\s+(?:at|with)\b)|normal(?=\s+(?:at|with)\b)|abnormal(?=\s+(?:at|with)\b)|critical(?=\s+(?:at|with)\b)|with`;
 const LINK = new RegExp(String.raw`^(?:\s*[:=]|\s+[—–-](?=\s)|\s*,|\s+(?:${LINK_WORDS})\b)*`, 'i');
 const VALUE = new RegExp(String.raw`^\s*(?:(${COMPARATOR})\s*)?(${NUMBER})(\S*)`, 'i');
 const QUAL_VALUE = new RegExp(String.raw`^\s*(${QUALITATIVE})\b`, 'i');
@@ -72,15 +72,28 @@ const RANGE_EXPR = String.raw`(?:between\s+)?(${NUMBER})\s*(?:-|–|—|\bto\b|\
 const KEYED_RANGE = new RegExp(String.raw`\b(?:${RANGE_KEY})${RANGE_LINK}(?:${RANGE_EXPR})`, 'i');
 const BARE_RANGE = new RegExp(String.raw`\(\s*(?:${RANGE_EXPR})`, 'i');
 
-/** The lab's judgement in words, most specific first; each match is blanked before the next is tried. */
-const FLAG_PHRASES: [RegExp, FlagKind | 'crit' | 'letter'][] = [
+type FlagPhrase = [RegExp, FlagKind | 'crit' | 'letter'];
+
+/**
+ * The lab's judgement in words, most specific first; each match is blanked before the next is
+ * tried. Phrases naming the range ("above the normal range") are taken before the range is read
+ * (so "normal range of 0.4-4.0" stays a range); lone words after it (so "normal" in "(normal
+ * range 4.0–5.6)" is not a flag).
+ */
+const FLAG_PHRASES: FlagPhrase[] = [
   [/\bcritical(?:ly)?\s+(?:high|elevated)\b|\bhigh\W+critical\b/i, 'HH'],
   [/\bcritical(?:ly)?\s+low\b|\blow\W+critical\b/i, 'LL'],
+  [/\b(?:higher|greater)\s+than\s+(?:the\s+)?(?:normal|reference|expected|upper)\b|\babove\s+(?:the\s+)?(?:normal|reference|expected|upper)\b/i, 'H'],
+  [/\b(?:lower|less)\s+than\s+(?:the\s+)?(?:normal|reference|expected|lower)\b|\bbelow\s+(?:the\s+)?(?:normal|reference|expected|lower)\b/i, 'L'],
+  [/\boutside\s+(?:of\s+)?(?:the\s+|what is\s+)?(?:normal|reference|expected)|\bout of range\b/i, 'A'],
+  [/\bwithin\s+(?:the\s+)?(?:normal|reference|expected)|\bwithin normal limits\b|\bin range\b|\bwithin range\b/i, 'N'],
+];
+const FLAG_WORDS: FlagPhrase[] = [
   [/\bcritical(?:ly)?\b|\bpanic\b/i, 'crit'],
-  [/\b(?:higher|greater)\s+than\s+(?:the\s+)?(?:normal|reference|expected|upper)\b|\babove\s+(?:the\s+)?(?:normal|reference|expected|upper)\b|\b(?:high|elevated|raised|increased)\b/i, 'H'],
-  [/\b(?:lower|less)\s+than\s+(?:the\s+)?(?:normal|reference|expected|lower)\b|\bbelow\s+(?:the\s+)?(?:normal|reference|expected|lower)\b|\b(?:low|decreased|reduced)\b/i, 'L'],
-  [/\babnormal\b|\boutside\s+(?:of\s+)?(?:the\s+|what is\s+)?(?:normal|reference|expected)|\bout of range\b/i, 'A'],
-  [/\bwithin\s+(?:the\s+)?(?:normal|reference|expected)|\bwithin normal limits\b|\bin range\b|\bwithin range\b|\bnormal\b/i, 'N'],
+  [/\b(?:high|elevated|raised|increased)\b/i, 'H'],
+  [/\b(?:low|decreased|reduced)\b/i, 'L'],
+  [/\babnormal\b/i, 'A'],
+  [/\bnormal\b/i, 'N'],
   [/(?:^|[\s([—–-])(HH|LL|H|L)(?=$|[\s)\],;.])|[([](A|C)[)\]]/, 'letter'],
 ];
 
@@ -285,7 +298,7 @@ function readMention(sentence: string, m: Mention, clauseEnd: number, block: Blo
   pos += link.length;
   const linked = link.trim() !== '';
   const flagsSeen: FlagKind[] = [];
-  collectFlags(link, flagsSeen);
+  collectFlags(collectFlags(link, flagsSeen, FLAG_PHRASES), flagsSeen, FLAG_WORDS);
 
   // The value.
   const rest = sentence.slice(pos, clauseEnd);
@@ -340,11 +353,11 @@ function readMention(sentence: string, m: Mention, clauseEnd: number, block: Blo
   const after = sentence.slice(pos, clauseEnd);
   if (GUIDANCE_AFTER.test(after)) return undefined;
   // Some link between name and value: "Glucose: 95", "was 95", or at least a unit ("Glucose 95 mg/dL").
-  if (!linked && !units && !qualitative && !m.candidates.some((a) => acceptsNoUnit(a) && a.results !== 'qualitative')) return undefined;
+  if (!linked && !units && !qualitative && !m.candidates.some((a) => a.units.some((s) => s.units.includes('')))) return undefined;
   const valueEnd = pos;
 
   // The rest of the clause: range, flag words, and any other number.
-  let tail = after;
+  let tail = collectFlags(after, flagsSeen, FLAG_PHRASES);
   let rangeText: string | undefined;
   const range = KEYED_RANGE.exec(tail) ?? BARE_RANGE.exec(tail);
   if (range) {
@@ -357,8 +370,7 @@ function readMention(sentence: string, m: Mention, clauseEnd: number, block: Blo
     }
     tail = blank(tail, range.index, end);
   }
-  const flags = collectFlags(tail, flagsSeen);
-  tail = flags.rest;
+  tail = collectFlags(tail, flagsSeen, FLAG_WORDS);
   const others = [...tail.matchAll(new RegExp(String.raw`(?<![\w/.:-])[<>≤≥]?(?:${NUMBER})(?![\w/:-]|\.\d)`, 'g'))]
     .map((x) => x[0])
     .filter((n) => !/^(?:19|20)\d\d$/.test(n));
@@ -437,9 +449,10 @@ function blank(text: string, from: number, to: number): string {
   return text.slice(0, from) + ' '.repeat(to - from) + text.slice(to);
 }
 
-function collectFlags(text: string, into: FlagKind[]): { rest: string } {
+/** Flags said in `text`, added to `into`; returns the text with them blanked out. */
+function collectFlags(text: string, into: FlagKind[], phrases: FlagPhrase[]): string {
   let rest = text;
-  for (const [re, kind] of FLAG_PHRASES) {
+  for (const [re, kind] of phrases) {
     const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
     for (const m of rest.matchAll(global)) {
       if (kind === 'letter') into.push((m[1] ?? m[2]) as FlagKind);
@@ -447,7 +460,7 @@ function collectFlags(text: string, into: FlagKind[]): { rest: string } {
       rest = blank(rest, m.index, m.index + m[0].length);
     }
   }
-  return { rest };
+  return rest;
 }
 
 /** One flag from the words found; disagreeing words leave no flag and a problem. */
