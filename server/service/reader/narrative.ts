@@ -325,7 +325,10 @@ function readMention(sentence: string, m: Mention, clauseEnd: number, block: Blo
     // Colours, clarity, "Trace", "Normal": values only of tests reported in words.
     const words = /^\s*([A-Za-z+-]+(?:\s+[A-Za-z+-]+){0,2})/.exec(rest)?.[1]?.split(/\s+/) ?? [];
     const n = [3, 2, 1].find((k) => k <= words.length && isKnownQualitative(words.slice(0, k).join(' ')));
-    if (!n || m.candidates.some((a) => a.results === 'quantitative')) return undefined;
+    // "Normal" said of a test reported as a number is a judgement, not its value.
+    const said = n ? words.slice(0, n).join(' ') : '';
+    const worded = m.candidates.filter((a) => a.results !== 'quantitative');
+    if (!n || !worded.length || (/^(?:normal|abnormal)$/i.test(said) && worded.length < m.candidates.length)) return undefined;
     valueText = words.slice(0, n).join(' ');
     pos += rest.indexOf(valueText) + valueText.length;
   }

@@ -134,6 +134,8 @@ describe('ranges, comparators and qualitative results in words', () => {
       ['urine glucose', 'negative', '', '', ''],
       ['ketones', 'trace', '', '', ''],
     ]);
+    expect(read(['• Glucose: Trace (Negative) Abnormal']).map(brief)).toEqual([['Glucose', 'Trace', 'Abnormal', '', 'Negative']]);
+    expect(read(['Your glucose was normal.'])).toEqual([]);
   });
 });
 
