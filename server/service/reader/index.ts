@@ -4,6 +4,7 @@ import { interpret } from './interpret';
 import { OcrBudget } from './limits';
 import { matchLoinc } from './loinc';
 import { extractMetadata } from './metadata';
+import { readNarrative } from './narrative';
 import { closeOcr, recognizePage } from './ocr';
 import { openPdf, pageText } from './pdfText';
 import { renderPage } from './pdfRender';
@@ -86,6 +87,8 @@ async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | 
 
   progress(0.9, 'read');
   const table = readTables(pages.map(buildRows));
+  // Results written as sentences or bullets, outside the tables (letters, portal printouts).
+  table.results.push(...readNarrative(table.otherRows, table.results));
   const { metadata, missing } = extractMetadata(table.otherRows);
 
   progress(0.95, 'match');

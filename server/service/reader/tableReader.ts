@@ -33,8 +33,11 @@ export interface RawResult {
   rangeText?: string;
   panel?: string;
   page: number;
-  /** Which column the value came from; 'headerless' when no table header was found at all. */
-  column: 'result' | 'inRange' | 'outRange' | 'headerless';
+  /**
+   * Which column the value came from; 'headerless' when no table header was found at all,
+   * 'narrative' when it was read from a sentence or a bulleted line (narrative.ts).
+   */
+  column: 'result' | 'inRange' | 'outRange' | 'headerless' | 'narrative';
   /** A "critical value called to …" comment follows the row: the lab judged it critical and told someone. */
   criticalCalled?: boolean;
   /** What looked wrong while reading the row (two value columns filled, a flag column that is not a flag...). */
