@@ -12,6 +12,7 @@ import {
   providerValue,
   specimenValue,
   splitName,
+  DATE,
   unlabelledGender,
 } from './metadata/values';
 
@@ -225,18 +226,50 @@ function readRow(rows: Row[], i: number, store: Store): void {
  * patient when nothing labelled does.
  */
 function readLetter(rows: Row[], store: Store): void {
+  readLetterDates(rows, store);
   if (store.name || store.last) return;
   rows.forEach((row, i) => {
-    if (store.name) return;
     const cell = row.cells[0];
-    const text = cell?.text.trim() ?? '';
-    const m = /^dear\s+(.+?)[,:]?$/i.exec(text) ?? /^(?:(?:lab(?:oratory)?|test)\s+)?(?:results?|report)\s+for:?\s+(.+?)$/i.exec(text);
+    // "Re: Laboratory results for Jane Doe (date of birth …)": the subject line names the patient.
+    const text = (cell?.text.trim() ?? '').replace(/^(?:re|subject)\s*:\s*/i, '');
+    const m =
+      /^dear\s+(.+?)[,:]?$/i.exec(text) ??
+      /^(?:(?:your\s+)?(?:lab(?:oratory)?|test)\s+)?(?:results?|report)\s+for:?\s+(.+?)(?:\s*\((?:date of birth|dob|d\.o\.b\.|born)\b[^)]*\))?\.?$/i.exec(text);
     if (!cell || !m) return;
     const titled = /^(?:mr|mrs|ms|miss|mx)\.?\s/i.test(m[1]!);
     const v = personValue(m[1]!);
-    // "Dear Jane," is a first name alone: not enough to say whose report this is.
-    if (v && !isClinician(v) && (titled || v.split(' ').length >= 2) && splitName(v).last) store.name = { value: v, rank: 2, row: i, cell };
+    // "Dear Jane," is a first name alone: not enough to say whose report this is. A fuller name
+    // (the subject line's "Jane Doe") wins over a shorter one ("Dear Ms. Doe,").
+    const words = (x: string | undefined) => x?.split(' ').length ?? 0;
+    if (v && !isClinician(v) && (titled || words(v) >= 2) && splitName(v).last && words(v) > words(store.name?.value)) {
+      store.name = { value: v, rank: 2, row: i, cell };
+    }
   });
+}
+
+/**
+ * A letter's dates: the date line above the salutation is when it was written (the report date,
+ * when nothing labelled says otherwise), and "the sample you gave on …" is the collection date.
+ */
+function readLetterDates(rows: Row[], store: Store): void {
+  const salutation = rows.findIndex((r) => r.page === 1 && /^dear\s/i.test(r.cells[0]?.text.trim() ?? ''));
+  if (salutation < 0) return;
+  const dateLine = new RegExp(String.raw`^(?:${DATE})$`, 'i');
+  if (!store.reported) {
+    const i = rows.slice(0, salutation).findIndex((r) => r.cells.length === 1 && dateLine.test(r.cells[0]!.text.trim()));
+    if (i >= 0) store.reported = { value: rows[i]!.cells[0]!.text.trim(), rank: 3, row: i, cell: rows[i]!.cells[0]! };
+  }
+  if (!store.collected) {
+    const collectedOn = new RegExp(String.raw`\b(?:sample|specimen|blood)\b[^.]{0,40}?\b(?:gave|given|provided|collected|drawn|taken)\s+on\s+(${DATE})`, 'i');
+    for (const [i, row] of rows.entries()) {
+      if (row.page !== 1) break;
+      const m = collectedOn.exec(row.text);
+      if (m) {
+        store.collected = { value: m[1]!, rank: 3, row: i, cell: row.cells[0]! };
+        break;
+      }
+    }
+  }
 }
 
 /**

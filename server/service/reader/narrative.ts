@@ -222,15 +222,15 @@ function findMentions(sentence: string): Mention[] {
   const words = [...sentence.matchAll(/\S+/g)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
   const out: Mention[] = [];
   for (let i = 0; i < words.length; i++) {
-    const first = words[i]!.text.replace(/^[(\["'•·*–—-]+/, '').toLowerCase();
+    const first = words[i]!.text.replace(/^[(["'•·*–—-]+/, '').toLowerCase();
     if (!first || NOT_A_NAME_START.has(first)) continue;
     for (let len = Math.min(6, words.length - i); len >= 1; len--) {
       const span = words.slice(i, i + len);
       // A number inside the span is a value ("Glucose 95"), and a clause break ends a name.
-      if (span.some((w) => /^[(\[]?[<>≤≥]?\d[\d,.]*[)\],;:.%]*$/.test(w.text))) continue;
+      if (span.some((w) => /^[([]?[<>≤≥]?\d[\d,.]*[)\],;:.%]*$/.test(w.text))) continue;
       if (span.slice(0, -1).some((w) => /[;:]$|[—–]/.test(w.text))) continue;
       const raw = sentence.slice(span[0]!.start, span.at(-1)!.end);
-      let full = raw.replace(/^[(\["'•·*–—\s-]+/, '').replace(/[\s:;,.—–-]+$/, '');
+      let full = raw.replace(/^[(["'•·*–—\s-]+/, '').replace(/[\s:;,.—–-]+$/, '');
       if (full.endsWith(')') && !full.includes('(')) full = full.slice(0, -1);
       // "BUN result came back at": the name is BUN, "result" belongs to the link.
       const short = full.replace(new RegExp(String.raw`(?:\s+(?:${[...NAME_FILLERS].join('|')}))+$`, 'i'), '');

@@ -74,7 +74,11 @@ function flagRules(raw: RawResult, i: Interpreted, add: Add) {
   if (raw.criticalCalled && within) add('flag_inconsistent', 'A critical-value call follows this result, but the value is within the reference range.');
 
   const unflagged = !flag || flag === 'N';
-  if (unflagged && (above || below) && raw.column !== 'outRange') {
+  // A table prints a flag beside every value out of range, so a missing one hints at a misread
+  // value. A letter's sentence often just gives value and range ("we found 20 mmol/L; the expected
+  // range is 22–29"); from a text layer (no OCR) both are as printed and nothing is in doubt.
+  const proseAsPrinted = raw.column === 'narrative' && raw.source === 'text' && !flag;
+  if (unflagged && (above || below) && raw.column !== 'outRange' && !proseAsPrinted) {
     add('unflagged_out_of_range', `The value is ${above ? 'above' : 'below'} the reference range but carries no flag.`);
   }
   if (raw.column === 'inRange' && flag && flag !== 'N') add('flag_inconsistent', `Printed in the in-range column with flag ${raw.flag}.`);

@@ -164,7 +164,7 @@ describe('header and patient-block styles', () => {
     });
   });
 
-  it('a letter: the letterhead’s name and address (not the patient’s), "Re: … (DOB …)", "Dear Ms. …", a date in a sentence; the signer is not the provider', () => {
+  it('a letter: the letterhead’s name and address (not the patient’s), "Re: … (DOB …)", "Dear Ms. …", the letter’s date and a date in a sentence; the signer is not the provider', () => {
     const { metadata, missing } = read([
       [40, [[36, 'Willow Creek Medical Laboratory']]],
       [52, [[36, '1450 Oak Street, Suite 210']]],
@@ -186,6 +186,8 @@ describe('header and patient-block styles', () => {
       dob: '01/02/1980',
       lab_name: 'Willow Creek Medical Laboratory',
       date_collected: 'March 1, 2024',
+      // The letter's own date, above the salutation: the results were reported by then.
+      date_reported: 'March 8, 2024',
       lab_address: '1450 Oak Street, Suite 210, Portland, OR 97205',
     });
     expect(missing).toEqual([]);
@@ -473,5 +475,18 @@ describe('value forms', () => {
       ['DOE', '', ''],
     ];
     for (const [printed, first, last] of cases) expect(splitName(printed), printed).toEqual({ first, last });
+  });
+});
+
+describe('a results letter without labels', () => {
+  it('takes the full name from the subject line over "Dear Ms. …", and the collection date from "the sample you gave on …"', () => {
+    const { metadata } = read([
+      [40, [[72, 'Willow Creek Medical Laboratory']]],
+      [64, [[72, 'November 9, 2024']]],
+      [88, [[72, 'Re: Laboratory results for Yasmin Ortega (date of birth July 13, 1985)']]],
+      [112, [[72, 'Dear Ms. Ortega,']]],
+      [136, [[72, 'Thank you for choosing our laboratory. The blood sample you gave on November 7, 2024 has been tested, and']]],
+    ]);
+    expect(metadata).toMatchObject({ patient_first_name: 'Yasmin', patient_last_name: 'Ortega', date_collected: 'November 7, 2024', date_reported: 'November 9, 2024' });
   });
 });

@@ -134,3 +134,12 @@ describe('report-level review', () => {
     expect(both.map((r) => r.message)).toEqual(['The patient’s last name and date of birth were not found on the report: check that the report is this patient\'s and enter them.']);
   });
 });
+
+describe('results read from a letter', () => {
+  const codes = (r: RawResult) => review(r).codes;
+  it('do not need a flag word for a value outside its range when read from the text layer, but do when read by OCR', () => {
+    expect(codes(raw('Carbon Dioxide, Total', '20', 'mmol/L', '22-29', { column: 'narrative' }))).not.toContain('unflagged_out_of_range');
+    expect(codes(raw('Carbon Dioxide, Total', '20', 'mmol/L', '22-29', { column: 'narrative', source: 'ocr', valueConfidence: 95 }))).toContain('unflagged_out_of_range');
+    expect(codes(raw('Carbon Dioxide, Total', '20', 'mmol/L', '22-29'))).toContain('unflagged_out_of_range');
+  });
+});
