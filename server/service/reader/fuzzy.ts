@@ -5,7 +5,12 @@
 export function similarWords(a: string, b: string, threshold = 0.6): boolean {
   if (a === b) return true;
   if (Math.abs(a.length - b.length) > 2 || a.length < 2 || b.length < 2) return false;
-  const pairs = (s: string) => Array.from({ length: s.length - 1 }, (_, i) => s.slice(i, i + 2));
+  return dice(a, b) >= threshold;
+}
+
+/** The Dice coefficient of two strings' letter pairs: 1 the same pairs, 0 none shared. */
+export function dice(a: string, b: string): number {
+  const pairs = (s: string) => Array.from({ length: Math.max(0, s.length - 1) }, (_, i) => s.slice(i, i + 2));
   const pa = pairs(a);
   const pool = pairs(b);
   const total = pa.length + pool.length;
@@ -17,7 +22,7 @@ export function similarWords(a: string, b: string, threshold = 0.6): boolean {
       pool.splice(k, 1);
     }
   }
-  return (2 * hit) / total >= threshold;
+  return total ? (2 * hit) / total : 0;
 }
 
 /** Each word of 4+ letters that nearly spells a vocabulary word becomes that word (lower case). */

@@ -1,3 +1,5 @@
+import { dice } from '../fuzzy';
+
 /**
  * The labels reports print before their metadata, in many spellings. A label names the field its
  * value fills and a rank: a report that prints both "Accession #" and "Order #" has its specimen
@@ -168,21 +170,6 @@ export function snapLabel(text: string): string {
   });
 }
 
-/** The Dice coefficient of letter pairs (fuzzy.ts's measure, as a score rather than a yes/no). */
-function dice(a: string, b: string): number {
-  const pairs = (s: string) => Array.from({ length: s.length - 1 }, (_, i) => s.slice(i, i + 2));
-  const pool = pairs(b);
-  const pa = pairs(a);
-  let hit = 0;
-  for (const p of pa) {
-    const k = pool.indexOf(p);
-    if (k >= 0) {
-      hit++;
-      pool.splice(k, 1);
-    }
-  }
-  return (2 * hit) / (pa.length + pairs(b).length);
-}
 
 /** Snaps only the part before the cell's first colon: the value after it stays as read. */
 export function withLabelSnapped(text: string): string {
