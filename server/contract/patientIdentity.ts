@@ -5,6 +5,7 @@
  */
 
 import type { PatientCheck } from './parser';
+import { isoDateOf } from './printedDate';
 
 export type PatientIdentity = PatientCheck['report'];
 type Status = PatientCheck['status'];
@@ -41,27 +42,9 @@ export function normaliseName(name: string | null | undefined): string {
     .join(' ');
 }
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-
-/** A printed date of birth as YYYY-MM-DD: ISO, US M/D/YYYY (and two-digit years), or "Jan 5, 1980"; null when unreadable. */
+/** A printed date of birth as YYYY-MM-DD, in any form labs print (see printedDate.ts); null when unreadable. */
 export function normaliseDob(dob: string | null | undefined): string | null {
-  const s = (dob ?? '').trim();
-  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})/.exec(s);
-  if (m) return iso(+m[1]!, +m[2]!, +m[3]!);
-  m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})$/.exec(s);
-  if (m) {
-    let year = +m[3]!;
-    if (m[3]!.length === 2) year += year > (new Date().getUTCFullYear() % 100) ? 1900 : 2000;
-    return iso(year, +m[1]!, +m[2]!);
-  }
-  m = /^([a-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(\d{4})$/i.exec(s);
-  if (m && MONTHS.includes(m[1]!.toLowerCase())) return iso(+m[3]!, MONTHS.indexOf(m[1]!.toLowerCase()) + 1, +m[2]!);
-  return null;
-}
-
-function iso(y: number, mo: number, d: number): string | null {
-  if (mo < 1 || mo > 12 || d < 1 || d > 31) return null;
-  return `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  return isoDateOf(dob);
 }
 
 /** The first word of the first name ('' when unreadable) and the last name without lone initials. */

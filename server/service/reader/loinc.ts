@@ -159,6 +159,9 @@ function chosen(analyte: Analyte, ctx: MatchContext, method: MatchMethod, confid
       result.unitCorrected = fixed.spelling;
     }
   }
+  // Printed in a unit of another property (mmol/L for glucose), the result is that property's code.
+  const property = result.unitSpec?.loinc;
+  if (property) result.matches = [{ ...result.matches[0]!, loinc_code: property.code, loinc_name: property.name }];
   return result;
 }
 

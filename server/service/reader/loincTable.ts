@@ -18,6 +18,12 @@ export interface UnitSpec {
   units: string[];
   plausible?: [number, number];
   decimals?: number;
+  /**
+   * LOINC codes a property, not an analyte: glucose in mmol/L is "Glucose [Moles/volume]"
+   * (15074-8), not the mg/dL row's "[Mass/volume]" (2345-7). The code and long name for this unit
+   * when it measures another property than the analyte's own code.
+   */
+  loinc?: { code: string; name: string };
 }
 
 /** Where the sample comes from: urine and blood analytes share names; swabs are for infections (NAA tests). */
@@ -48,7 +54,8 @@ const RATIO = ['', 'ratio', '(calc)'];
 const HPF = ['/hpf', '/HPF', 'cells/hpf', '#/hpf'];
 const EGFR_UNITS = ['mL/min/1.73', 'mL/min/1.73m2', 'mL/min/1.73 m2', 'mL/min/{1.73_m2}', 'mL/min'];
 
-const u = (units: string[], plausible?: [number, number], decimals?: number): UnitSpec => ({ units, plausible, decimals });
+const u = (units: string[], plausible?: [number, number], decimals?: number, loinc?: [code: string, name: string]): UnitSpec =>
+  loinc ? { units, plausible, decimals, loinc: { code: loinc[0], name: loinc[1] } } : { units, plausible, decimals };
 
 type Row = [code: string, name: string, display: string, aliases: string[], units: UnitSpec[], results?: Analyte['results']];
 
@@ -65,30 +72,31 @@ function group(specimen: Specimen, rows: Row[]): Analyte[] {
 }
 
 const chemistry = group('blood', [
-  ['2345-7', 'Glucose [Mass/volume] in Serum or Plasma', 'Glucose', ['Glucose, Serum', 'Glucose, Plasma', 'Glucose Fasting', 'Fasting Glucose', 'Glucose, Fasting', 'GLU', 'Blood Glucose'], [u(['mg/dL'], [10, 2000], 0), u(['mmol/L'], [0.5, 110], 1)]],
-  ['3094-0', 'Urea nitrogen [Mass/volume] in Serum or Plasma', 'BUN', ['Urea Nitrogen', 'Urea Nitrogen (BUN)', 'Blood Urea Nitrogen', 'Urea Nitrogen, Blood', 'BUN, Serum'], [u(['mg/dL'], [1, 300], 0), u(['mmol/L'], [0.3, 110], 1)]],
-  ['2160-0', 'Creatinine [Mass/volume] in Serum or Plasma', 'Creatinine', ['Creatinine, Serum', 'Creat', 'CREA'], [u(['mg/dL'], [0.1, 30], 2), u(['umol/L'], [10, 2600], 0)]],
+  ['2345-7', 'Glucose [Mass/volume] in Serum or Plasma', 'Glucose', ['Glucose, Serum', 'Glucose, Plasma', 'Glucose Fasting', 'Fasting Glucose', 'Glucose, Fasting', 'GLU', 'Blood Glucose'], [u(['mg/dL'], [10, 2000], 0), u(['mmol/L'], [0.5, 110], 1, ['15074-8', 'Glucose [Moles/volume] in Serum or Plasma'])]],
+  ['22664-7', 'Urea [Moles/volume] in Serum or Plasma', 'Urea', ['Urea, Serum', 'Serum Urea', 'Urea (serum)'], [u(['mmol/L'], [0.5, 100], 1)]],
+  ['3094-0', 'Urea nitrogen [Mass/volume] in Serum or Plasma', 'BUN', ['Urea Nitrogen', 'Urea Nitrogen (BUN)', 'Blood Urea Nitrogen', 'Urea Nitrogen, Blood', 'BUN, Serum'], [u(['mg/dL'], [1, 300], 0), u(['mmol/L'], [0.3, 110], 1, ['14937-7', 'Urea nitrogen [Moles/volume] in Serum or Plasma'])]],
+  ['2160-0', 'Creatinine [Mass/volume] in Serum or Plasma', 'Creatinine', ['Creatinine, Serum', 'Creat', 'CREA'], [u(['mg/dL'], [0.1, 30], 2), u(['umol/L'], [10, 2600], 0, ['14682-9', 'Creatinine [Moles/volume] in Serum or Plasma'])]],
   ['98979-8', 'Glomerular filtration rate/1.73 sq M.predicted [Volume Rate/Area] in Serum, Plasma or Blood by Creatinine-based formula (CKD-EPI 2021)', 'eGFR', ['Estimated GFR', 'Estimated Glomerular Filtration Rate', 'eGFR (CKD-EPI 2021)', 'GFR, Estimated', 'eGFR CKD-EPI', 'Glomerular Filtration Rate, Estimated'], [u(EGFR_UNITS, [1, 200], 0)]],
   ['3097-3', 'Urea nitrogen/Creatinine [Mass Ratio] in Serum or Plasma', 'BUN/Creatinine Ratio', ['BUN/Creat Ratio', 'Urea Nitrogen/Creatinine Ratio', 'BUN/Creatinine'], [u(RATIO, [1, 100], 0)]],
   ['2951-2', 'Sodium [Moles/volume] in Serum or Plasma', 'Sodium', ['Na', 'Sodium, Serum'], [u(MMOL, [90, 200], 0)]],
   ['2823-3', 'Potassium [Moles/volume] in Serum or Plasma', 'Potassium', ['K', 'Potassium, Serum'], [u(MMOL, [1, 10], 1)]],
   ['2075-0', 'Chloride [Moles/volume] in Serum or Plasma', 'Chloride', ['Cl', 'Chloride, Serum'], [u(MMOL, [60, 150], 0)]],
   ['2028-9', 'Carbon dioxide, total [Moles/volume] in Serum or Plasma', 'Carbon Dioxide, Total', ['Carbon Dioxide', 'CO2', 'Total CO2', 'Bicarbonate', 'CO2, Total'], [u(MMOL, [3, 60], 0)]],
-  ['17861-6', 'Calcium [Mass/volume] in Serum or Plasma', 'Calcium', ['Ca', 'Calcium, Serum', 'Calcium, Total'], [u(['mg/dL'], [3, 20], 1), u(['mmol/L'], [0.7, 5], 2)]],
+  ['17861-6', 'Calcium [Mass/volume] in Serum or Plasma', 'Calcium', ['Ca', 'Calcium, Serum', 'Calcium, Total'], [u(['mg/dL'], [3, 20], 1), u(['mmol/L'], [0.7, 5], 2, ['2000-8', 'Calcium [Moles/volume] in Serum or Plasma'])]],
   ['2885-2', 'Protein [Mass/volume] in Serum or Plasma', 'Protein, Total', ['Total Protein', 'Protein Total', 'Protein, Total, Serum', 'Protein'], [u(['g/dL'], [2, 15], 1), u(['g/L'], [20, 150], 0)]],
   ['1751-7', 'Albumin [Mass/volume] in Serum or Plasma', 'Albumin', ['Albumin, Serum', 'ALB'], [u(['g/dL'], [1, 7], 1), u(['g/L'], [10, 70], 0)]],
   ['10834-0', 'Globulin [Mass/volume] in Serum by calculation', 'Globulin, Total', ['Globulin', 'Globulin (calc)'], [u(['g/dL'], [0.5, 10], 1), u(['g/L'], [5, 100], 0)]],
   ['1759-0', 'Albumin/Globulin [Mass Ratio] in Serum or Plasma', 'A/G Ratio', ['Albumin/Globulin Ratio', 'A/G', 'Albumin/Globulin'], [u(RATIO, [0.1, 6], 1)]],
-  ['1975-2', 'Bilirubin.total [Mass/volume] in Serum or Plasma', 'Bilirubin, Total', ['Total Bilirubin', 'Bilirubin Total', 'Bilirubin'], [u(['mg/dL'], [0.05, 50], 1), u(['umol/L'], [1, 850], 0)]],
-  ['1968-7', 'Bilirubin.direct [Mass/volume] in Serum or Plasma', 'Bilirubin, Direct', ['Direct Bilirubin', 'Bilirubin Direct', 'Bilirubin, Conjugated'], [u(['mg/dL'], [0, 30], 2), u(['umol/L'], [0, 500], 0)]],
+  ['1975-2', 'Bilirubin.total [Mass/volume] in Serum or Plasma', 'Bilirubin, Total', ['Total Bilirubin', 'Bilirubin Total', 'Bilirubin'], [u(['mg/dL'], [0.05, 50], 1), u(['umol/L'], [1, 850], 0, ['14631-6', 'Bilirubin.total [Moles/volume] in Serum or Plasma'])]],
+  ['1968-7', 'Bilirubin.direct [Mass/volume] in Serum or Plasma', 'Bilirubin, Direct', ['Direct Bilirubin', 'Bilirubin Direct', 'Bilirubin, Conjugated'], [u(['mg/dL'], [0, 30], 2), u(['umol/L'], [0, 500], 0, ['14629-0', 'Bilirubin.direct [Moles/volume] in Serum or Plasma'])]],
   ['6768-6', 'Alkaline phosphatase [Enzymatic activity/volume] in Serum or Plasma', 'Alkaline Phosphatase', ['Alk Phos', 'ALP', 'Alkaline Phosphatase, S', 'Alk Phosphatase'], [u(U_L, [5, 3000], 0)]],
-  ['1920-8', 'Aspartate aminotransferase [Enzymatic activity/volume] in Serum or Plasma', 'AST', ['AST (SGOT)', 'SGOT', 'Aspartate Aminotransferase', 'AST/SGOT', 'SGOT (AST)'], [u(U_L, [2, 20000], 0)]],
-  ['1742-6', 'Alanine aminotransferase [Enzymatic activity/volume] in Serum or Plasma', 'ALT', ['ALT (SGPT)', 'SGPT', 'Alanine Aminotransferase', 'ALT/SGPT', 'SGPT (ALT)'], [u(U_L, [2, 20000], 0)]],
+  ['1920-8', 'Aspartate aminotransferase [Enzymatic activity/volume] in Serum or Plasma', 'AST', ['AST (SGOT)', 'SGOT', 'Aspartate Aminotransferase', 'AST/SGOT', 'SGOT (AST)', 'Aspartate Transaminase'], [u(U_L, [2, 20000], 0)]],
+  ['1742-6', 'Alanine aminotransferase [Enzymatic activity/volume] in Serum or Plasma', 'ALT', ['ALT (SGPT)', 'SGPT', 'Alanine Aminotransferase', 'ALT/SGPT', 'SGPT (ALT)', 'Alanine Transaminase'], [u(U_L, [2, 20000], 0)]],
   ['2324-2', 'Gamma glutamyl transferase [Enzymatic activity/volume] in Serum or Plasma', 'GGT', ['Gamma-Glutamyl Transferase', 'Gamma GT', 'GGTP', 'Gamma-Glutamyltransferase'], [u(U_L, [2, 5000], 0)]],
   ['2532-0', 'Lactate dehydrogenase [Enzymatic activity/volume] in Serum or Plasma', 'LDH', ['LD', 'Lactate Dehydrogenase', 'LDH, Total'], [u(U_L, [20, 10000], 0)]],
-  ['3084-1', 'Urate [Mass/volume] in Serum or Plasma', 'Uric Acid', ['Urate', 'Uric Acid, Serum'], [u(['mg/dL'], [0.5, 25], 1), u(['umol/L'], [30, 1500], 0)]],
-  ['2777-1', 'Phosphate [Mass/volume] in Serum or Plasma', 'Phosphorus', ['Phosphate', 'Phosphorus, Inorganic', 'Phosphorus, Serum'], [u(['mg/dL'], [0.5, 15], 1)]],
-  ['19123-9', 'Magnesium [Mass/volume] in Serum or Plasma', 'Magnesium', ['Mg', 'Magnesium, Serum'], [u(['mg/dL'], [0.5, 10], 1), u(['mmol/L'], [0.2, 4], 2)]],
+  ['3084-1', 'Urate [Mass/volume] in Serum or Plasma', 'Uric Acid', ['Urate', 'Uric Acid, Serum'], [u(['mg/dL'], [0.5, 25], 1), u(['umol/L'], [30, 1500], 0, ['14933-6', 'Urate [Moles/volume] in Serum or Plasma'])]],
+  ['2777-1', 'Phosphate [Mass/volume] in Serum or Plasma', 'Phosphorus', ['Phosphate', 'Phosphorus, Inorganic', 'Phosphorus, Serum'], [u(['mg/dL'], [0.5, 15], 1), u(['mmol/L'], [0.15, 5], 2, ['14879-1', 'Phosphate [Moles/volume] in Serum or Plasma'])]],
+  ['19123-9', 'Magnesium [Mass/volume] in Serum or Plasma', 'Magnesium', ['Mg', 'Magnesium, Serum'], [u(['mg/dL'], [0.5, 10], 1), u(['mmol/L'], [0.2, 4], 2, ['2601-3', 'Magnesium [Moles/volume] in Serum or Plasma'])]],
   ['33037-3', 'Anion gap in Serum or Plasma', 'Anion Gap', ['Anion Gap (calc)'], [u(MMOL, [0, 50], 0)]],
   ['2157-6', 'Creatine kinase [Enzymatic activity/volume] in Serum or Plasma', 'Creatine Kinase', ['CK', 'CPK', 'Creatine Kinase, Total', 'CK, Total'], [u(U_L, [5, 200000], 0)]],
   ['1798-8', 'Amylase [Enzymatic activity/volume] in Serum or Plasma', 'Amylase', ['Amylase, Serum'], [u(U_L, [5, 10000], 0)]],
@@ -96,13 +104,13 @@ const chemistry = group('blood', [
 ]);
 
 const cbc = group('blood', [
-  ['6690-2', 'Leukocytes [#/volume] in Blood by Automated count', 'WBC', ['White Blood Cell Count', 'White Blood Cells', 'WBC Count', 'Leukocytes', 'White Blood Count'], [u(K_UL, [0.1, 500], 1)]],
-  ['789-8', 'Erythrocytes [#/volume] in Blood by Automated count', 'RBC', ['Red Blood Cell Count', 'Red Blood Cells', 'RBC Count', 'Erythrocytes'], [u(M_UL, [0.5, 10], 2)]],
+  ['6690-2', 'Leukocytes [#/volume] in Blood by Automated count', 'WBC', ['White Blood Cell Count', 'White Blood Cells', 'WBC Count', 'Leukocytes', 'White Blood Count', 'White Cell Count', 'WCC'], [u(K_UL, [0.1, 500], 1)]],
+  ['789-8', 'Erythrocytes [#/volume] in Blood by Automated count', 'RBC', ['Red Blood Cell Count', 'Red Blood Cells', 'RBC Count', 'Erythrocytes', 'Red Cell Count', 'RCC'], [u(M_UL, [0.5, 10], 2)]],
   ['718-7', 'Hemoglobin [Mass/volume] in Blood', 'Hemoglobin', ['Hgb', 'HGB', 'Hb', 'Haemoglobin'], [u(['g/dL'], [2, 25], 1), u(['g/L'], [20, 250], 0)]],
-  ['4544-3', 'Hematocrit [Volume Fraction] of Blood by Automated count', 'Hematocrit', ['Hct', 'HCT'], [u(['%'], [8, 75], 1)]],
-  ['787-2', 'Erythrocyte mean corpuscular volume [Entitic volume] by Automated count', 'MCV', ['Mean Corpuscular Volume'], [u(['fL'], [40, 150])]],
-  ['785-6', 'Erythrocyte mean corpuscular hemoglobin [Entitic mass] by Automated count', 'MCH', ['Mean Corpuscular Hemoglobin'], [u(['pg'], [10, 50], 1)]],
-  ['786-4', 'Erythrocyte mean corpuscular hemoglobin concentration [Mass/volume] by Automated count', 'MCHC', ['Mean Corpuscular Hemoglobin Concentration'], [u(['g/dL'], [20, 45], 1)]],
+  ['4544-3', 'Hematocrit [Volume Fraction] of Blood by Automated count', 'Hematocrit', ['Hct', 'HCT', 'Haematocrit'], [u(['%'], [8, 75], 1), u(['L/L'], [0.08, 0.75], 2)]],
+  ['787-2', 'Erythrocyte mean corpuscular volume [Entitic volume] by Automated count', 'MCV', ['Mean Corpuscular Volume', 'Mean Cell Volume'], [u(['fL'], [40, 150])]],
+  ['785-6', 'Erythrocyte mean corpuscular hemoglobin [Entitic mass] by Automated count', 'MCH', ['Mean Corpuscular Hemoglobin', 'Mean Cell Haemoglobin', 'Mean Corpuscular Haemoglobin'], [u(['pg'], [10, 50], 1)]],
+  ['786-4', 'Erythrocyte mean corpuscular hemoglobin concentration [Mass/volume] by Automated count', 'MCHC', ['Mean Corpuscular Hemoglobin Concentration', 'Mean Corpuscular Haemoglobin Concentration', 'Mean Cell Haemoglobin Concentration'], [u(['g/dL'], [20, 45], 1), u(['g/L'], [200, 450], 0)]],
   ['788-0', 'Erythrocyte distribution width [Ratio] by Automated count', 'RDW', ['RDW-CV', 'Red Cell Distribution Width', 'RDW CV'], [u(['%'], [8, 40], 1)]],
   ['777-3', 'Platelets [#/volume] in Blood by Automated count', 'Platelets', ['Platelet Count', 'PLT'], [u(K_UL, [1, 3000], 0)]],
   ['32623-1', 'Platelet mean volume [Entitic volume] in Blood by Automated count', 'MPV', ['Mean Platelet Volume'], [u(['fL'], [4, 20], 1)]],
@@ -111,18 +119,18 @@ const cbc = group('blood', [
   ['5905-5', 'Monocytes/100 leukocytes in Blood by Automated count', 'Monocytes', ['Monos', 'Monocytes %', 'Monocyte %', 'Monocytes, Percent', 'Percent Monocytes', 'Monocytes (%)'], [u(['%'], [0, 100])]],
   ['713-8', 'Eosinophils/100 leukocytes in Blood by Automated count', 'Eos', ['Eosinophils', 'Eosinophils %', 'Eosinophil %', 'Eosinophils, Percent', 'Percent Eosinophils', 'Eosinophils (%)'], [u(['%'], [0, 100])]],
   ['706-2', 'Basophils/100 leukocytes in Blood by Automated count', 'Basos', ['Basophils', 'Basophils %', 'Basophil %', 'Basophils, Percent', 'Percent Basophils', 'Basophils (%)'], [u(['%'], [0, 100])]],
-  ['751-8', 'Neutrophils [#/volume] in Blood by Automated count', 'Neutrophils (Absolute)', ['Absolute Neutrophils', 'Neutrophils, Absolute', 'Neutrophils Absolute', 'Absolute Neutrophil Count', 'ANC', 'Neutrophils #', 'Neuts (Absolute)', 'Neutrophils'], [u(K_UL, [0, 100], 1), u(['cells/uL', '/uL'], [0, 100000], 0)]],
-  ['731-0', 'Lymphocytes [#/volume] in Blood by Automated count', 'Lymphs (Absolute)', ['Absolute Lymphocytes', 'Lymphocytes, Absolute', 'Lymphocytes Absolute', 'Absolute Lymphocyte Count', 'Lymphocytes #', 'Lymphocytes (Absolute)', 'Lymphocytes', 'Lymphs'], [u(K_UL, [0, 400], 1), u(['cells/uL', '/uL'], [0, 400000], 0)]],
-  ['742-7', 'Monocytes [#/volume] in Blood by Automated count', 'Monocytes(Absolute)', ['Absolute Monocytes', 'Monocytes, Absolute', 'Monocytes Absolute', 'Monocytes (Absolute)', 'Monocytes #', 'Monocytes'], [u(K_UL, [0, 50], 1), u(['cells/uL', '/uL'], [0, 50000], 0)]],
-  ['711-2', 'Eosinophils [#/volume] in Blood by Automated count', 'Eos (Absolute)', ['Absolute Eosinophils', 'Eosinophils, Absolute', 'Eosinophils Absolute', 'Eosinophils (Absolute)', 'Eosinophils #', 'Eosinophils'], [u(K_UL, [0, 50], 1), u(['cells/uL', '/uL'], [0, 50000], 0)]],
-  ['704-7', 'Basophils [#/volume] in Blood by Automated count', 'Baso (Absolute)', ['Absolute Basophils', 'Basophils, Absolute', 'Basophils Absolute', 'Basophils (Absolute)', 'Basophils #', 'Basos (Absolute)', 'Basophils'], [u(K_UL, [0, 20], 1), u(['cells/uL', '/uL'], [0, 20000], 0)]],
+  ['751-8', 'Neutrophils [#/volume] in Blood by Automated count', 'Neutrophils (Absolute)', ['Absolute Neutrophils', 'Neutrophils, Absolute', 'Neutrophils Absolute', 'Absolute Neutrophil Count', 'ANC', 'Neutrophils #', 'Neuts (Absolute)', 'Neutrophils', 'Neutrophil Count'], [u(K_UL, [0, 100], 1), u(['cells/uL', '/uL'], [0, 100000], 0)]],
+  ['731-0', 'Lymphocytes [#/volume] in Blood by Automated count', 'Lymphs (Absolute)', ['Absolute Lymphocytes', 'Lymphocytes, Absolute', 'Lymphocytes Absolute', 'Absolute Lymphocyte Count', 'Lymphocytes #', 'Lymphocytes (Absolute)', 'Lymphocytes', 'Lymphs', 'Lymphocyte Count'], [u(K_UL, [0, 400], 1), u(['cells/uL', '/uL'], [0, 400000], 0)]],
+  ['742-7', 'Monocytes [#/volume] in Blood by Automated count', 'Monocytes(Absolute)', ['Absolute Monocytes', 'Monocytes, Absolute', 'Monocytes Absolute', 'Monocytes (Absolute)', 'Monocytes #', 'Monocytes', 'Monocyte Count'], [u(K_UL, [0, 50], 1), u(['cells/uL', '/uL'], [0, 50000], 0)]],
+  ['711-2', 'Eosinophils [#/volume] in Blood by Automated count', 'Eos (Absolute)', ['Absolute Eosinophils', 'Eosinophils, Absolute', 'Eosinophils Absolute', 'Eosinophils (Absolute)', 'Eosinophils #', 'Eosinophils', 'Eosinophil Count'], [u(K_UL, [0, 50], 1), u(['cells/uL', '/uL'], [0, 50000], 0)]],
+  ['704-7', 'Basophils [#/volume] in Blood by Automated count', 'Baso (Absolute)', ['Absolute Basophils', 'Basophils, Absolute', 'Basophils Absolute', 'Basophils (Absolute)', 'Basophils #', 'Basos (Absolute)', 'Basophils', 'Basophil Count'], [u(K_UL, [0, 20], 1), u(['cells/uL', '/uL'], [0, 20000], 0)]],
 ]);
 
 const lipids = group('blood', [
-  ['2093-3', 'Cholesterol [Mass/volume] in Serum or Plasma', 'Cholesterol, Total', ['Total Cholesterol', 'Cholesterol', 'Cholesterol Total', 'CHOL'], [u(['mg/dL'], [40, 1500], 0), u(['mmol/L'], [1, 40], 1)]],
-  ['2571-8', 'Triglyceride [Mass/volume] in Serum or Plasma', 'Triglycerides', ['Triglyceride', 'TRIG', 'TG'], [u(['mg/dL'], [10, 10000], 0), u(['mmol/L'], [0.1, 115], 2)]],
-  ['2085-9', 'Cholesterol in HDL [Mass/volume] in Serum or Plasma', 'HDL Cholesterol', ['HDL', 'HDL-C', 'HDL Chol', 'HDL-Cholesterol', 'Cholesterol, HDL'], [u(['mg/dL'], [3, 200], 0), u(['mmol/L'], [0.1, 5], 2)]],
-  ['13457-7', 'Cholesterol in LDL [Mass/volume] in Serum or Plasma by calculation', 'LDL Cholesterol Calc', ['LDL Chol Calc (NIH)', 'LDL Cholesterol', 'LDL-Cholesterol', 'LDL-C', 'LDL Calculated', 'LDL', 'Cholesterol, LDL', 'LDL Chol Calc'], [u(['mg/dL'], [1, 1000], 0), u(['mmol/L'], [0.05, 25], 2)]],
+  ['2093-3', 'Cholesterol [Mass/volume] in Serum or Plasma', 'Cholesterol, Total', ['Total Cholesterol', 'Cholesterol', 'Cholesterol Total', 'CHOL'], [u(['mg/dL'], [40, 1500], 0), u(['mmol/L'], [1, 40], 1, ['14647-2', 'Cholesterol [Moles/volume] in Serum or Plasma'])]],
+  ['2571-8', 'Triglyceride [Mass/volume] in Serum or Plasma', 'Triglycerides', ['Triglyceride', 'TRIG', 'TG'], [u(['mg/dL'], [10, 10000], 0), u(['mmol/L'], [0.1, 115], 2, ['14927-8', 'Triglyceride [Moles/volume] in Serum or Plasma'])]],
+  ['2085-9', 'Cholesterol in HDL [Mass/volume] in Serum or Plasma', 'HDL Cholesterol', ['HDL', 'HDL-C', 'HDL Chol', 'HDL-Cholesterol', 'Cholesterol, HDL'], [u(['mg/dL'], [3, 200], 0), u(['mmol/L'], [0.1, 5], 2, ['14646-4', 'Cholesterol in HDL [Moles/volume] in Serum or Plasma'])]],
+  ['13457-7', 'Cholesterol in LDL [Mass/volume] in Serum or Plasma by calculation', 'LDL Cholesterol Calc', ['LDL Chol Calc (NIH)', 'LDL Cholesterol', 'LDL-Cholesterol', 'LDL-C', 'LDL Calculated', 'LDL', 'Cholesterol, LDL', 'LDL Chol Calc'], [u(['mg/dL'], [1, 1000], 0), u(['mmol/L'], [0.05, 25], 2, ['39469-2', 'Cholesterol in LDL [Moles/volume] in Serum or Plasma by calculation'])]],
   ['18262-6', 'Cholesterol in LDL [Mass/volume] in Serum or Plasma by Direct assay', 'LDL Cholesterol, Direct', ['Direct LDL', 'LDL Direct', 'LDL-C, Direct'], [u(['mg/dL'], [1, 1000], 0)]],
   ['13458-5', 'Cholesterol in VLDL [Mass/volume] in Serum or Plasma by calculation', 'VLDL Cholesterol Cal', ['VLDL Cholesterol', 'VLDL Chol Calc', 'VLDL'], [u(['mg/dL'], [1, 1000], 0)]],
   ['9830-1', 'Cholesterol.total/Cholesterol in HDL [Mass Ratio] in Serum or Plasma', 'Chol/HDL Ratio', ['Cholesterol/HDL Ratio', 'Total Cholesterol/HDL Ratio', 'Chol/HDLC Ratio', 'T. Chol/HDL Ratio', 'Cholesterol/HDL'], [u(RATIO, [0.5, 40], 1)]],
@@ -134,13 +142,13 @@ const lipids = group('blood', [
 
 const endocrine = group('blood', [
   ['3016-3', 'Thyrotropin [Units/volume] in Serum or Plasma', 'TSH', ['Thyroid Stimulating Hormone', 'Thyrotropin', 'TSH, 3rd Generation', 'TSH, High Sensitivity'], [u(['uIU/mL', 'mIU/L', 'mcIU/mL', 'uU/mL', 'mU/L'], [0.001, 500])]],
-  ['3024-7', 'Thyroxine (T4) free [Mass/volume] in Serum or Plasma', 'Free T4', ['T4, Free', 'T4, Free (Direct)', 'Thyroxine, Free', 'FT4', 'Free Thyroxine', 'T4 Free'], [u(['ng/dL'], [0.05, 10], 2), u(['pmol/L'], [1, 130], 1)]],
+  ['3024-7', 'Thyroxine (T4) free [Mass/volume] in Serum or Plasma', 'Free T4', ['T4, Free', 'T4, Free (Direct)', 'Thyroxine, Free', 'FT4', 'Free Thyroxine', 'T4 Free'], [u(['ng/dL'], [0.05, 10], 2), u(['pmol/L'], [1, 130], 1, ['14920-3', 'Thyroxine (T4) free [Moles/volume] in Serum or Plasma'])]],
   ['3026-2', 'Thyroxine (T4) [Mass/volume] in Serum or Plasma', 'T4, Total', ['Thyroxine (T4)', 'T4 Total', 'Thyroxine, Total', 'Total T4'], [u(UG_DL, [0.5, 30], 1)]],
   ['3051-0', 'Triiodothyronine (T3) Free [Mass/volume] in Serum or Plasma', 'Free T3', ['T3, Free', 'Triiodothyronine, Free', 'FT3', 'Triiodothyronine (T3), Free', 'T3 Free'], [u(['pg/mL'], [0.5, 30], 1)]],
   ['3053-6', 'Triiodothyronine (T3) [Mass/volume] in Serum or Plasma', 'T3, Total', ['Triiodothyronine (T3)', 'T3 Total', 'Total T3', 'Triiodothyronine, Total'], [u(['ng/dL'], [20, 800], 0)]],
   ['8099-4', 'Thyroperoxidase Ab [Units/volume] in Serum or Plasma', 'Thyroid Peroxidase (TPO) Ab', ['TPO Antibodies', 'Thyroid Peroxidase Antibodies', 'Anti-TPO', 'TPO Ab', 'Thyroperoxidase Ab'], [u(['IU/mL'], [0, 10000])]],
   ['8098-6', 'Thyroglobulin Ab [Units/volume] in Serum or Plasma', 'Thyroglobulin Antibody', ['Thyroglobulin Ab', 'Anti-Thyroglobulin Ab', 'Antithyroglobulin Ab'], [u(['IU/mL'], [0, 10000])]],
-  ['4548-4', 'Hemoglobin A1c/Hemoglobin.total in Blood', 'Hemoglobin A1c', ['HbA1c', 'A1c', 'Hgb A1c', 'Glycohemoglobin', 'Glycated Hemoglobin', 'Hemoglobin A1C'], [u(['%', '% of total Hgb'], [3, 20], 1)]],
+  ['4548-4', 'Hemoglobin A1c/Hemoglobin.total in Blood', 'Hemoglobin A1c', ['HbA1c', 'A1c', 'Hgb A1c', 'Glycohemoglobin', 'Glycated Hemoglobin', 'Hemoglobin A1C', 'HbA1c (IFCC)', 'Haemoglobin A1c'], [u(['%', '% of total Hgb'], [3, 20], 1), u(['mmol/mol'], [9, 200], 0, ['59261-8', 'Hemoglobin A1c/Hemoglobin.total in Blood by IFCC protocol'])]],
   ['27353-2', 'Glucose mean value [Mass/volume] in Blood Estimated from glycated hemoglobin', 'Estimated Average Glucose', ['eAG', 'Est. Average Glucose', 'Estimated Average Glucose (eAG)', 'Mean Plasma Glucose'], [u(['mg/dL'], [50, 600], 0)]],
   ['20448-7', 'Insulin [Units/volume] in Serum or Plasma', 'Insulin', ['Insulin, Fasting', 'Fasting Insulin'], [u(['uIU/mL', 'mIU/L'], [0.2, 2000], 1)]],
   ['2986-8', 'Testosterone [Mass/volume] in Serum or Plasma', 'Testosterone', ['Testosterone, Total', 'Testosterone, Serum', 'Total Testosterone'], [u(['ng/dL'], [1, 3000], 0)]],
@@ -157,15 +165,15 @@ const endocrine = group('blood', [
 ]);
 
 const nutrition = group('blood', [
-  ['2498-4', 'Iron [Mass/volume] in Serum or Plasma', 'Iron', ['Iron, Total', 'Serum Iron', 'Iron, Serum', 'Fe'], [u(UG_DL, [5, 1000], 0), u(['umol/L'], [1, 180], 1)]],
+  ['2498-4', 'Iron [Mass/volume] in Serum or Plasma', 'Iron', ['Iron, Total', 'Serum Iron', 'Iron, Serum', 'Fe'], [u(UG_DL, [5, 1000], 0), u(['umol/L'], [1, 180], 1, ['14798-3', 'Iron [Moles/volume] in Serum or Plasma'])]],
   ['2500-7', 'Iron binding capacity [Mass/volume] in Serum or Plasma', 'TIBC', ['Iron Binding Capacity', 'Total Iron Binding Capacity', 'Iron Bind.Cap.(TIBC)', 'Iron Binding Capacity (TIBC)'], [u(UG_DL, [50, 1200], 0)]],
   ['2501-5', 'Iron binding capacity.unsaturated [Mass/volume] in Serum or Plasma', 'UIBC', ['Unsaturated Iron Binding Capacity', 'Unsaturated Iron-Binding Capacity'], [u(UG_DL, [5, 1000], 0)]],
   ['2502-3', 'Iron saturation [Mass Fraction] in Serum or Plasma', 'Iron Saturation', ['% Saturation', 'Transferrin Saturation', 'Iron Saturation (%)', 'Iron Saturation %', 'Percent Saturation'], [u(['%'], [1, 100], 0)]],
   ['2276-4', 'Ferritin [Mass/volume] in Serum or Plasma', 'Ferritin', ['Ferritin, Serum'], [u(['ng/mL', 'ug/L', 'mcg/L'], [1, 100000], 0)]],
   ['3034-6', 'Transferrin [Mass/volume] in Serum or Plasma', 'Transferrin', [], [u(['mg/dL'], [50, 800], 0)]],
   ['62292-8', '25-Hydroxyvitamin D2+25-Hydroxyvitamin D3 [Mass/volume] in Serum or Plasma', 'Vitamin D, 25-Hydroxy', ['25-OH Vitamin D', 'Vitamin D 25-OH', 'Vitamin D, 25-OH, Total', '25-Hydroxyvitamin D', 'Vitamin D, 25-Hydroxy, Total', 'Vitamin D, 25-OH', '25-OH Vit D', 'Vitamin D'], [u(['ng/mL'], [2, 250], 1), u(['nmol/L'], [5, 600], 0)]],
-  ['2132-9', 'Cobalamin (Vitamin B12) [Mass/volume] in Serum or Plasma', 'Vitamin B12', ['B12', 'Cobalamin', 'Vitamin B-12', 'Vitamin B12, Serum'], [u(['pg/mL'], [30, 10000], 0), u(['pmol/L'], [20, 7500], 0)]],
-  ['2284-8', 'Folate [Mass/volume] in Serum or Plasma', 'Folate', ['Folate (Folic Acid), Serum', 'Folic Acid', 'Folate, Serum'], [u(['ng/mL'], [0.3, 60], 1)]],
+  ['2132-9', 'Cobalamin (Vitamin B12) [Mass/volume] in Serum or Plasma', 'Vitamin B12', ['B12', 'Cobalamin', 'Vitamin B-12', 'Vitamin B12, Serum'], [u(['pg/mL'], [30, 10000], 0), u(['pmol/L'], [20, 7500], 0, ['14685-2', 'Cobalamin (Vitamin B12) [Moles/volume] in Serum or Plasma'])]],
+  ['2284-8', 'Folate [Mass/volume] in Serum or Plasma', 'Folate', ['Folate (Folic Acid), Serum', 'Folic Acid', 'Folate, Serum'], [u(['ng/mL'], [0.3, 60], 1), u(['nmol/L'], [0.7, 140], 1, ['14732-2', 'Folate [Moles/volume] in Serum or Plasma'])]],
 ]);
 
 const other = group('blood', [
@@ -221,3 +229,14 @@ const urine = group('urine', [
 ]);
 
 export const ANALYTES: readonly Analyte[] = [...chemistry, ...cbc, ...lipids, ...endocrine, ...nutrition, ...other, ...serology, ...infections, ...urine];
+
+/**
+ * Codes of one analyte measured as another property (glucose in mmol/L, urea in mmol/L) → the
+ * analyte's own code, so that a patient's history files an SI value beside the conventional ones
+ * and converts it (domain/biomarkers/units.ts).
+ */
+export const ANALYTE_CODE_OF_PROPERTY: ReadonlyMap<string, string> = new Map([
+  ...ANALYTES.flatMap((a) => a.units.flatMap((spec) => (spec.loinc ? [[spec.loinc.code, a.code] as const] : []))),
+  // Urea is printed on its own (UK, Australia); in mmol/L it is the same number of moles as BUN's.
+  ['22664-7', '3094-0'] as const,
+]);

@@ -16,7 +16,27 @@ describe('the LOINC table', () => {
       expect(mod10(body), a.code).toBe(Number(check));
       expect(a.aliases).toContain(a.display);
       for (const spec of a.units) if (spec.plausible) expect(spec.plausible[0]).toBeLessThan(spec.plausible[1]);
+      for (const spec of a.units) if (spec.loinc) expect(mod10(spec.loinc.code.split('-')[0]!), spec.loinc.code).toBe(Number(spec.loinc.code.split('-')[1]));
     }
+  });
+});
+
+describe('SI units', () => {
+  it.each([
+    ['Glucose', 'mmol/L', '15074-8', 'Glucose [Moles/volume] in Serum or Plasma'],
+    ['Glucose', 'mg/dL', '2345-7', 'Glucose [Mass/volume] in Serum or Plasma'],
+    ['Creatinine', 'umol/L', '14682-9', 'Creatinine [Moles/volume] in Serum or Plasma'],
+    ['Cholesterol', 'mmol/L', '14647-2', 'Cholesterol [Moles/volume] in Serum or Plasma'],
+    ['HbA1c', 'mmol/mol', '59261-8', 'Hemoglobin A1c/Hemoglobin.total in Blood by IFCC protocol'],
+    ['HbA1c', '%', '4548-4', 'Hemoglobin A1c/Hemoglobin.total in Blood'],
+    ['Urea', 'mmol/L', '22664-7', 'Urea [Moles/volume] in Serum or Plasma'],
+    ['Haemoglobin', 'g/L', '718-7', 'Hemoglobin [Mass/volume] in Blood'],
+    ['Haematocrit', 'L/L', '4544-3', 'Hematocrit [Volume Fraction] of Blood by Automated count'],
+    ['White cell count', 'x10^9/L', '6690-2', 'Leukocytes [#/volume] in Blood by Automated count'],
+  ])('%s in %s is %s', (name, units, expected, longName) => {
+    const m = matchLoinc(name, { units, panel: 'Biochemistry' });
+    expect(m.matches[0]?.loinc_code).toBe(expected);
+    expect(m.matches[0]?.loinc_name).toBe(longName);
   });
 });
 

@@ -42,6 +42,13 @@ describe('readPrintedTime', () => {
     expect(iso(readPrintedTime('March 5, 2024, 12:05 p.m. CST', 'America/Chicago'))).toBe('2024-03-05T18:05:00.000Z');
   });
 
+  it('reads the times LIS printouts use, as the reader finds them: "@ 0830", "/ 08:30", "1415 hrs"', () => {
+    expect(iso(readPrintedTime('05-Mar-2024 @ 0830', 'UTC'))).toBe('2024-03-05T08:30:00.000Z');
+    expect(iso(readPrintedTime('03/05/2024 / 08:30', 'UTC'))).toBe('2024-03-05T08:30:00.000Z');
+    expect(iso(readPrintedTime('03/05/2024 1415 hrs', 'UTC'))).toBe('2024-03-05T14:15:00.000Z');
+    expect(readPrintedTime('03/05/2024 2475', 'UTC')).toBeNull();
+  });
+
   it('takes a printed offset as it is, whatever the patient’s zone', () => {
     expect(iso(readPrintedTime('2024-03-05T08:30:00Z', 'America/Chicago'))).toBe('2024-03-05T08:30:00.000Z');
     expect(iso(readPrintedTime('2024-03-05T08:30:00.250+01:00', 'America/Chicago'))).toBe('2024-03-05T07:30:00.000Z');

@@ -1,10 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { isIanaTimeZone } from '../../../contract/common';
 import type { LabReportResult, LoincMatch, ParsedLabReportData } from '../../../contract';
+import { readPrintedDate } from '../../../contract/printedDate';
 import { wallTimeToInstant } from '../../../lib/timezones';
 import type { Database } from '../../../store/db';
 import type { parsingJobs } from '../../db/schema';
 import { biomarkerResults, users, type ServiceSchema } from '../../db/schema';
+import { ANALYTE_CODE_OF_PROPERTY } from '../../reader/loincTable';
 import { normaliseValue } from './units';
 
 type Db = Database<ServiceSchema>;
@@ -60,41 +62,6 @@ export function chooseLoincMatch(matches: readonly LoincMatch[] | undefined): Lo
 // ---------------------------------------------------------------------------------------------
 // Printed dates and times.
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-
-/** "Mar", "mar.", "March", "Sept" → 3, 3, 3, 9; null for a word that is no English month. */
-function monthOf(word: string): number | null {
-  const w = word.toLowerCase().replace(/\.$/, '');
-  const i = MONTHS.findIndex((name) => w === name || w === name.slice(0, 3) || (name === 'september' && w === 'sept'));
-  return i < 0 ? null : i + 1;
-}
-
-/** A two-digit year is this century's, unless that is more than a year ahead. */
-function fullYear(printed: string): number {
-  const y = Number(printed);
-  if (printed.length > 2) return y;
-  const thisYear = new Date().getUTCFullYear();
-  return 2000 + y > thisYear + 1 ? 1900 + y : 2000 + y;
-}
-
-/** The printed date forms: each gives year, month, day and what follows the date. */
-const DATES: { re: RegExp; read(m: RegExpExecArray): [number, number | null, number] }[] = [
-  // 2024-03-05, 2024/03/05 (and 2024-03-05T08:30)
-  { re: /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?![\d/-])/, read: (m) => [Number(m[1]), Number(m[2]), Number(m[3])] },
-  // 03/05/2024, 3-5-24: month first, as US labs print it; a first number past 12 can only be the day.
-  {
-    re: /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?![\d/.-])/,
-    read: (m) => {
-      const [a, b] = [Number(m[1]), Number(m[2])];
-      return a > 12 ? [fullYear(m[3]!), b, a] : [fullYear(m[3]!), a, b];
-    },
-  },
-  // 05-Mar-2024, 5 Mar 2024, 5 March 2024, 05-MAR-24
-  { re: /^(\d{1,2})[\s-]+([A-Za-z]{3,9}\.?)[\s-]+(\d{4}|\d{2})(?![\d-])/, read: (m) => [fullYear(m[3]!), monthOf(m[2]!), Number(m[1])] },
-  // March 5, 2024, Mar. 5 2024, Mar 5th, 2024
-  { re: /^([A-Za-z]{3,9}\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?!\d)/, read: (m) => [Number(m[3]), monthOf(m[1]!), Number(m[2])] },
-];
-
 /**
  * What may follow the date: a time (24-hour, or with am/pm), then an offset (Z, UTC, GMT, ±hh:mm),
  * or a zone abbreviation (CST), which says nothing the patient's zone does not and is ignored.
@@ -108,40 +75,34 @@ const TIME =
  * is local noon, so that the date shown in the patient's zone is the date printed. Null when the
  * text is not one of the forms labs print, or not a day of the calendar.
  *
- * No date library is in the project: the forms are few and written out here, and the zone
- * arithmetic is `wallTimeToInstant` (server/lib/timezones.ts) over the runtime's Intl.
+ * The date forms are the ones the reader finds (contract/printedDate.ts); the zone arithmetic is
+ * `wallTimeToInstant` (server/lib/timezones.ts) over the runtime's Intl.
  */
 export function readPrintedTime(printed: string, timeZone: string | null): Date | null {
-  const text = printed.trim();
-  for (const { re, read } of DATES) {
-    const m = re.exec(text);
-    if (!m) continue;
-    const [year, month, day] = read(m);
-    const t = TIME.exec(text.slice(m[0].length));
-    if (month === null || !t) return null;
-    const date = Date.UTC(year, month - 1, day);
-    const d = new Date(date);
-    if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
-
-    let [hours, minutes, seconds] = [12, 0, 0];
-    if (t[1] !== undefined) {
-      [hours, minutes, seconds] = [Number(t[1]), Number(t[2]), Number(t[3] ?? 0)];
-      if (t[4]) {
-        if (hours < 1 || hours > 12) return null;
-        hours = (hours % 12) + (t[4].toLowerCase() === 'p' ? 12 : 0);
-      }
-      if (hours > 23 || minutes > 59 || seconds > 59) return null;
+  const printedDate = readPrintedDate(printed);
+  if (!printedDate) return null;
+  const { year, month, day, rest } = printedDate;
+  // "@ 08:30", "/ 08:30" and the 24-hour "0830 hrs" LIS printouts use, as the reader finds them (reader/metadata/values.ts).
+  const t = TIME.exec(rest.replace(/^\s*(?:[@/]\s*)?/, ' ').replace(/^ ([01]\d|2[0-3])([0-5]\d)(?:\s?(?:hrs?|h))?(?![\d:])/i, ' $1:$2'));
+  if (!t) return null;
+  const date = Date.UTC(year, month - 1, day);
+  let [hours, minutes, seconds] = [12, 0, 0];
+  if (t[1] !== undefined) {
+    [hours, minutes, seconds] = [Number(t[1]), Number(t[2]), Number(t[3] ?? 0)];
+    if (t[4]) {
+      if (hours < 1 || hours > 12) return null;
+      hours = (hours % 12) + (t[4].toLowerCase() === 'p' ? 12 : 0);
     }
-    const wall = date + ((hours * 60 + minutes) * 60 + seconds) * 1000;
-    const offset = t[5]?.toUpperCase();
-    if (offset === 'Z' || offset === 'UTC' || offset === 'GMT') return new Date(wall);
-    if (offset) {
-      const o = /^([+-])(\d{2}):?(\d{2})$/.exec(offset)!;
-      return new Date(wall - (o[1] === '-' ? -1 : 1) * (Number(o[2]) * 60 + Number(o[3])) * 60_000);
-    }
-    return timeZone ? wallTimeToInstant(timeZone, wall) : new Date(wall);
+    if (hours > 23 || minutes > 59 || seconds > 59) return null;
   }
-  return null;
+  const wall = date + ((hours * 60 + minutes) * 60 + seconds) * 1000;
+  const offset = t[5]?.toUpperCase();
+  if (offset === 'Z' || offset === 'UTC' || offset === 'GMT') return new Date(wall);
+  if (offset) {
+    const o = /^([+-])(\d{2}):?(\d{2})$/.exec(offset)!;
+    return new Date(wall - (o[1] === '-' ? -1 : 1) * (Number(o[2]) * 60 + Number(o[3])) * 60_000);
+  }
+  return timeZone ? wallTimeToInstant(timeZone, wall) : new Date(wall);
 }
 
 /** When the sample was taken, read from the report in the patient's zone: collected, else reported; else when it was uploaded. */
@@ -156,7 +117,9 @@ export function reportObservedAt(metadata: ParsedLabReportData['metadata'] | und
 // ---------------------------------------------------------------------------------------------
 
 function rowOf(job: JobRow, r: LabReportResult, position: number, observedAt: Date, labName: string | null) {
-  const match = chooseLoincMatch(r.loinc_matches);
+  const chosen = chooseLoincMatch(r.loinc_matches);
+  // One analyte, one history: glucose in mmol/L (15074-8) is filed and converted as glucose (2345-7).
+  const match = chosen && { ...chosen, loinc_code: ANALYTE_CODE_OF_PROPERTY.get(chosen.loinc_code) ?? chosen.loinc_code };
   const m = NUMBER.exec(r.value.trim());
   const value = m ? Number(m[2]) : null;
   // "<0.3" is a bound, not a value, whatever type the reader gave it: the history must not compare it.

@@ -5,10 +5,10 @@
  * Lakeside Labs", "Sex: see note") leaves the field empty rather than wrong.
  */
 
-const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+import { PRINTED_DATE } from '../../../contract/printedDate';
 
-/** 01/02/1980, 1/2/80, 02.01.1980, 1980-01-02, 05-Jan-2024, 5 Jan 2024, January 5, 2024. */
-export const DATE = String.raw`(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})(?!\d)|\d{4}[/.-]\d{1,2}[/.-]\d{1,2}(?!\d)|\d{1,2}[- ]${MONTH}\.?[- ]\d{4}|${MONTH}\.? \d{1,2},? \d{4})`;
+/** 01/02/1980, 1/2/80, 02.01.1980, 1980-01-02, 05-Jan-2024, 5 Jan 2024, January 5, 2024: the forms the service reads back (contract/printedDate.ts). */
+export const DATE = PRINTED_DATE;
 
 /** 08:30, 8:30 AM, 08:30:15, 0830 (four digits right after a date), with an optional time zone. */
 const TIME = String.raw`(?:(?:\s+|T|\s*@\s*|\s*\/\s*|\s+at\s+)(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?|(?:[01]\d|2[0-3])[0-5]\d(?!\d)(?:\s?(?:hrs?|h))?)(?:\s+(?:[ECMPA][SD]T|ET|CT|MT|PT|UTC|GMT|CET|BST))?)`;
