@@ -9,7 +9,7 @@ import { isKnownQualitative, looksLikeUnit, parseValueCell, type FlagKind } from
  * Results written as prose or as a bulleted list, outside any result table: a letter ("Your
  * fasting glucose was 95 mg/dL (reference 70–99), which is normal."), a patient-portal printout
  * ("• Hemoglobin A1c: 5.4 % (normal range 4.0–5.6)", "- LDL Cholesterol — 131 mg/dL — High
- * (ref <100)").
+ * (ref <100)"), or a clinical note's leader lines ("Potassium ........ 5.9 H mmol/L [3.5-5.1]").
  *
  * Reads the rows the table reader left over. Lines of a paragraph (or a wrapped bullet) are
  * joined, split into sentences, and in each sentence a known analyte name must be followed,
@@ -46,6 +46,12 @@ const PARAGRAPH_GAP_EM = 1.75;
 const METADATA_LABEL =
   /^(?:patient(?:\s+(?:name|id))?|name|dob|d\.o\.b\.?|date of birth|birth\s?date|sex|gender|age|mrn|account(?:\s+(?:number|no\.?|#))?|acct\.?|specimen(?:\s+(?:id|number|no\.?|#))?|accession(?:\s+(?:number|no\.?|#))?|requisition(?:\s+(?:number|no\.?|#))?|collected|collection(?:\s+date)?|date\s+(?:collected|received|reported|of service)|received|reported|resulted|report date|ordered by|ordering\s+(?:physician|provider)|provider|physician|npi|clia(?:\s*(?:#|no\.?))?|phone|tel\.?|fax|address|performing\s+(?:lab|laboratory|site)|lab(?:oratory)?|printed|page)\s*[:#]/i;
 
+/**
+ * A leader between a name and its value: dots, spaced dots, underscores, hyphens or ellipses. It
+ * links the two as a colon would, and its dots are no full stops.
+ */
+const LEADER = /\s*(?:\.{3,}|(?:\.\s){2,}\.?|_{3,}|-{3,}|…+|·{3,}|(?:·\s){2,}·?)\s*/g;
+
 const BULLET = /^(?:[•·▪◦●○■□‣⁃*–—-]|\d{1,2}[.)])(?:\s|$)/;
 
 /** Words that may end a sentence-like line without ending the sentence. */
@@ -63,6 +69,9 @@ const QUAL_VALUE = new RegExp(String.raw`^\s*(${QUALITATIVE})\b`, 'i');
 
 /** A number followed by one of these is an age, a duration, a count or a time, not a result. */
 const NOT_A_RESULT_AFTER = /^(?:years?|yrs?|y\/o|yo|old|months?|mos?|weeks?|wks?|days?|hours?|hrs?|minutes?|mins?|times|x|am|pm|a\.m\.?|p\.m\.?|o'clock|percentile|patients?|people|tablets?|pills?|doses?|pages?)$/i;
+/** A dose, not a result: "potassium chloride 20 mEq PO", "magnesium 2 g IV over 2 hours". */
+const DOSING_AFTER = /^(?:po|iv|ivpb|im|sc|subq|sq|pr|sl|ng|bid|tid|qid|qd|qhs|qam|prn|stat|daily|nightly|twice|once|every|q\d+h?|tablets?|tabs?|capsules?|caps?|infusion|bolus|drip|supplement(?:ation|s)?|replacement|replete|given|administered|ordered)$/i;
+
 /** Guidance, not a result: "A1c of 6.5 % indicates diabetes". */
 const GUIDANCE_AFTER = /^\W*(?:or (?:more|higher|above|less|lower|below)|and (?:above|below|over|under)|indicat|suggest|is consistent|consistent with|is diagnostic|diagnostic|defines?|is defined|means|is recommended|recommended|or greater|or less)/i;
 
@@ -70,7 +79,7 @@ const RANGE_KEY = String.raw`reference\s+(?:range|interval|values?)|normal\s+(?:
 const RANGE_LINK = String.raw`(?:\s*(?::|=|\bis\b|\bare\b|\bof\b|\bwould be\b|\bshould be\b|\bfor (?:this test|adults) is\b))*\s*`;
 const RANGE_EXPR = String.raw`(?:between\s+)?(${NUMBER})\s*(?:-|–|—|\bto\b|\band\b)\s*(${NUMBER})|(${COMPARATOR})\s*(${NUMBER})|(${QUALITATIVE})\b`;
 const KEYED_RANGE = new RegExp(String.raw`\b(?:${RANGE_KEY})${RANGE_LINK}(?:${RANGE_EXPR})`, 'i');
-const BARE_RANGE = new RegExp(String.raw`\(\s*(?:${RANGE_EXPR})`, 'i');
+const BARE_RANGE = new RegExp(String.raw`[([{]\s*(?:${RANGE_EXPR})`, 'i');
 
 type FlagPhrase = [RegExp, FlagKind | 'crit' | 'letter'];
 
@@ -94,8 +103,14 @@ const FLAG_WORDS: FlagPhrase[] = [
   [/\b(?:low|decreased|reduced)\b/i, 'L'],
   [/\babnormal\b/i, 'A'],
   [/\bnormal\b/i, 'N'],
-  [/(?:^|[\s([—–-])(HH|LL|H|L)(?=$|[\s)\],;.])|[([](A|C)[)\]]/, 'letter'],
+  // "H", "(L)", "H!", "[HH]": "!" and "*" only draw the eye to the letter.
+  [/(?:^|[\s([{—–-])(HH|LL|H|L)[!*]{0,2}(?=$|[\s)\]},;.])|[([{](A|C)[!*]{0,2}[)\]}]/, 'letter'],
+  // "*" or "!" alone beside a value: the lab marks it abnormal without saying which way.
+  [/(?:^|\s)[*!]{1,2}(?=$|\s)|\([*!]{1,2}\)/, 'A'],
 ];
+
+/** A flag letter between a value and its unit. */
+const FLAG_BEFORE_UNIT = /^\s*(?:[([{]?(?:HH|LL|H|L|A|C)[!*]{0,2}[)\]}]?|[*!]{1,2})(?=\s)/;
 
 const FLAG_WORD: Record<FlagKind, string> = {
   H: 'High', L: 'Low', A: 'Abnormal', HH: 'Critical High', LL: 'Critical Low', C: 'Critical', N: 'Normal',
@@ -167,8 +182,12 @@ function blocks(rows: Row[]): Block[] {
     let rowStart = true;
     for (const cell of cells) {
       for (const item of cell.items) {
-        const text = item.text.replace(/\s+/g, ' ').trim();
-        if (!text) continue;
+        const text = item.text.replace(/\s+/g, ' ').replace(LEADER, ' : ').trim();
+        if (!text || text === ':') {
+          // A leader on its own links what is on either side of it.
+          if (text && current!.text) current!.text += ' :';
+          continue;
+        }
         const b = current!;
         // A word hyphenated at the end of a line joins its other half.
         if (rowStart && /[a-z]-$/.test(b.text) && /^[a-z]/.test(text)) b.text = b.text.slice(0, -1);
@@ -339,14 +358,20 @@ function readMention(sentence: string, m: Mention, clauseEnd: number, block: Blo
 
   // The unit: one the analyte is reported in, or anything shaped like a unit.
   let units: string | undefined;
-  if (glued) {
-    const flag = /^(HH|LL|H|L)$/.exec(glued);
-    if (flag) flagsSeen.push(flag[1] as FlagKind);
-    else if (unitOf(glued, m.candidates) !== undefined || looksLikeUnit(glued)) units = unitOf(glued, m.candidates) ?? glued;
+  const gluedFlag = glued ? /^(HH|LL|H|L)?[!*]{0,2}$/.exec(glued) : null;
+  if (glued && glued !== gluedFlag?.[0]) {
+    if (unitOf(glued, m.candidates) !== undefined || looksLikeUnit(glued)) units = unitOf(glued, m.candidates) ?? glued;
     else return undefined;
   } else {
-    const found = unitAfter(sentence.slice(pos, clauseEnd), m.candidates);
+    if (gluedFlag) flagsSeen.push((gluedFlag[1] ?? 'A') as FlagKind);
+    // A flag may stand between the value and its unit: "131 L mmol/L", "5.9 (H!) mmol/L".
+    const flagFirst = FLAG_BEFORE_UNIT.exec(sentence.slice(pos, clauseEnd));
+    const found = unitAfter(sentence.slice(pos + (flagFirst?.[0].length ?? 0), clauseEnd), m.candidates);
     if (found) {
+      if (flagFirst) {
+        collectFlags(flagFirst[0], flagsSeen, FLAG_WORDS);
+        pos += flagFirst[0].length;
+      }
       units = found.units;
       pos += found.length;
     }
@@ -354,7 +379,7 @@ function readMention(sentence: string, m: Mention, clauseEnd: number, block: Blo
   const nextWord = /^\s*([^\s,;.]+)/.exec(sentence.slice(pos, clauseEnd))?.[1] ?? '';
   if (!units && (NOT_A_RESULT_AFTER.test(nextWord) || /^\d{3}-\d{4}/.test(nextWord))) return undefined;
   const after = sentence.slice(pos, clauseEnd);
-  if (GUIDANCE_AFTER.test(after)) return undefined;
+  if (GUIDANCE_AFTER.test(after) || DOSING_AFTER.test(nextWord)) return undefined;
   // Some link between name and value: "Glucose: 95", "was 95", or at least a unit ("Glucose 95 mg/dL").
   if (!linked && !units && !qualitative && !m.candidates.some((a) => a.units.some((s) => s.units.includes('')))) return undefined;
   const valueEnd = pos;

@@ -176,6 +176,41 @@ describe('what is not a result', () => {
   });
 });
 
+describe("a clinical note's leader lines", () => {
+  const rows = page(
+    [
+      [100, [[72, 'Assessment: day 3 of admission, BP 132/84 mmHg, HR 88, T 37.8 C, SpO2 96% on RA, weight 82 kg.']]],
+      [114, [[72, 'Plan: potassium chloride 20 mEq PO BID; magnesium 2 g IV once; metoprolol 25 mg PO BID.']]],
+      [136, [[72, 'Labs drawn 03/12/2024 06:10:']]],
+      [150, [[72, 'Sodium ................ 131 L mmol/L (135-145)']]],
+      [164, [[72, 'Potassium'], [150, '. . . . . . . .'], [230, '5.9 (H!) mmol/L [3.5-5.1]']]],
+      [178, [[72, 'Creatinine ____________ 1.42* mg/dL {0.57-1.00}']]],
+      [192, [[72, 'Hemoglobin ------------ 9.8 g/dL ref: 12.0-15.5 L']]],
+      [206, [[72, 'Glucose …… 248 mg/dL critical (70-99)']]],
+    ],
+    1,
+    { size: 10.5 },
+  );
+  const results = readNarrative(rows);
+
+  it('reads each line: dots, spaced dots, underscores, hyphens and ellipses lead from the name to the value', () => {
+    expect(results.map(brief)).toEqual([
+      ['Sodium', '131', 'Low', 'mmol/L', '135-145'],
+      ['Potassium', '5.9', 'High', 'mmol/L', '3.5-5.1'],
+      ['Creatinine', '1.42', 'Abnormal', 'mg/dL', '0.57-1.00'],
+      ['Hemoglobin', '9.8', 'Low', 'g/dL', '12.0-15.5'],
+      ['Glucose', '248', 'Critical', 'mg/dL', '70-99'],
+    ]);
+    expect(results.every((r) => r.problems.length === 0)).toBe(true);
+  });
+
+  it('takes no vital sign, dose or date in the note around them for a result', () => {
+    expect(results.map((r) => r.testName)).not.toContain('magnesium');
+    expect(results.map((r) => r.testName)).not.toContain('potassium');
+    expect(results.map((r) => r.testName.toLowerCase())).not.toContain('chloride');
+  });
+});
+
 describe('a table report', () => {
   const rows = page([
     [40, [[36, 'Northwind Clinical Laboratories']]],
