@@ -69,6 +69,21 @@ const RELATIONS: Relation[] = [
   })),
 ];
 
+/**
+ * The relations are written in US conventional units. SI reports print hemoglobin, MCHC and the
+ * proteins in g/L (a tenth: g/dL) and the hematocrit in L/L (a hundredth: %); counts per litre are
+ * the same numbers as per microlitre (10^9/L = 10^3/uL). A result in a unit the relations cannot
+ * use (HbA1c in mmol/mol, eAG in mmol/L) takes no part.
+ */
+const G_PER_L = new Set(['718-7', '786-4', '2885-2', '1751-7', '10834-0']);
+
+function conventionalFactor(code: string, unit: string): number | undefined {
+  if (unit === 'g/l') return G_PER_L.has(code) ? 0.1 : undefined;
+  if (unit === 'l/l') return code === '4544-3' ? 100 : undefined;
+  if (unit === 'mmol/mol' || (code === '27353-2' && unit === 'mmol/l')) return undefined;
+  return 1;
+}
+
 export interface ForConsistency {
   raw: RawResult;
   loinc: LoincResult;
@@ -83,8 +98,11 @@ export function consistencyReasons(results: ForConsistency[]): ReviewReason<Resu
     if (!analyte || !loinc.unitSpec || raw.value.kind !== 'numeric' || terms.has(analyte.code)) return;
     const value = toNumber(raw.value.value);
     if (value === undefined) return;
-    const cellsPerUl = ['cells/ul', '/ul'].includes(normalizeUnit(raw.units));
-    terms.set(analyte.code, { value, slack: 0.5 * 10 ** -decimalsOf(raw.value.value), index, cellsPerUl });
+    const unit = normalizeUnit(raw.units);
+    const factor = conventionalFactor(analyte.code, unit);
+    if (factor === undefined) return;
+    const cellsPerUl = ['cells/ul', '/ul'].includes(unit);
+    terms.set(analyte.code, { value: value * factor, slack: 0.5 * 10 ** -decimalsOf(raw.value.value) * factor, index, cellsPerUl });
   });
 
   for (const rel of RELATIONS) {

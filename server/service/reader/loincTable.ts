@@ -45,8 +45,8 @@ export interface Analyte {
 }
 
 // Unit spellings shared by many analytes.
-const K_UL = ['x10E3/uL', 'Thousand/uL', 'K/uL', '10^3/uL', '10*3/uL', 'x10^3/uL', 'x10(3)/uL', '10E3/uL', 'x10E9/L', '10^9/L', '10*9/L'];
-const M_UL = ['x10E6/uL', 'Million/uL', 'M/uL', '10^6/uL', '10*6/uL', 'x10^6/uL', 'x10(6)/uL', '10E6/uL', 'x10E12/L', '10^12/L'];
+const K_UL = ['x10E3/uL', 'Thousand/uL', 'K/uL', '10^3/uL', '10*3/uL', 'x10^3/uL', 'x10(3)/uL', '10E3/uL', 'x10E9/L', '10^9/L', '10*9/L', 'x10^9/L', 'x10*9/L', 'x10(9)/L', '×10^9/L', '×10⁹/L', 'x 10^9/L', 'G/L'];
+const M_UL = ['x10E6/uL', 'Million/uL', 'M/uL', '10^6/uL', '10*6/uL', 'x10^6/uL', 'x10(6)/uL', '10E6/uL', 'x10E12/L', '10^12/L', 'x10^12/L', 'x10*12/L', 'x10(12)/L', '×10^12/L', '×10¹²/L', 'x 10^12/L', 'T/L'];
 const U_L = ['IU/L', 'U/L'];
 const MMOL = ['mmol/L', 'mEq/L'];
 const UG_DL = ['ug/dL', 'mcg/dL'];
@@ -146,9 +146,9 @@ const endocrine = group('blood', [
   ['3026-2', 'Thyroxine (T4) [Mass/volume] in Serum or Plasma', 'T4, Total', ['Thyroxine (T4)', 'T4 Total', 'Thyroxine, Total', 'Total T4'], [u(UG_DL, [0.5, 30], 1)]],
   ['3051-0', 'Triiodothyronine (T3) Free [Mass/volume] in Serum or Plasma', 'Free T3', ['T3, Free', 'Triiodothyronine, Free', 'FT3', 'Triiodothyronine (T3), Free', 'T3 Free'], [u(['pg/mL'], [0.5, 30], 1)]],
   ['3053-6', 'Triiodothyronine (T3) [Mass/volume] in Serum or Plasma', 'T3, Total', ['Triiodothyronine (T3)', 'T3 Total', 'Total T3', 'Triiodothyronine, Total'], [u(['ng/dL'], [20, 800], 0)]],
-  ['8099-4', 'Thyroperoxidase Ab [Units/volume] in Serum or Plasma', 'Thyroid Peroxidase (TPO) Ab', ['TPO Antibodies', 'Thyroid Peroxidase Antibodies', 'Anti-TPO', 'TPO Ab', 'Thyroperoxidase Ab'], [u(['IU/mL'], [0, 10000])]],
+  ['8099-4', 'Thyroperoxidase Ab [Units/volume] in Serum or Plasma', 'Thyroid Peroxidase (TPO) Ab', ['TPO Antibodies', 'Thyroid Peroxidase Antibodies', 'Anti-TPO', 'TPO Ab', 'Thyroperoxidase Ab', 'Thyroid Peroxidase Ab', 'Thyroid Peroxidase Antibody', 'Anti-Thyroid Peroxidase'], [u(['IU/mL'], [0, 10000])]],
   ['8098-6', 'Thyroglobulin Ab [Units/volume] in Serum or Plasma', 'Thyroglobulin Antibody', ['Thyroglobulin Ab', 'Anti-Thyroglobulin Ab', 'Antithyroglobulin Ab'], [u(['IU/mL'], [0, 10000])]],
-  ['4548-4', 'Hemoglobin A1c/Hemoglobin.total in Blood', 'Hemoglobin A1c', ['HbA1c', 'A1c', 'Hgb A1c', 'Glycohemoglobin', 'Glycated Hemoglobin', 'Hemoglobin A1C', 'HbA1c (IFCC)', 'Haemoglobin A1c'], [u(['%', '% of total Hgb'], [3, 20], 1), u(['mmol/mol'], [9, 200], 0, ['59261-8', 'Hemoglobin A1c/Hemoglobin.total in Blood by IFCC protocol'])]],
+  ['4548-4', 'Hemoglobin A1c/Hemoglobin.total in Blood', 'Hemoglobin A1c', ['HbA1c', 'A1c', 'Hgb A1c', 'Glycohemoglobin', 'Glycated Hemoglobin', 'Hemoglobin A1C', 'HbA1c (IFCC)', 'Haemoglobin A1c', 'HbA1c (NGSP)', 'HbA1c (DCCT)'], [u(['%', '% of total Hgb'], [3, 20], 1), u(['mmol/mol'], [9, 200], 0, ['59261-8', 'Hemoglobin A1c/Hemoglobin.total in Blood by IFCC protocol'])]],
   ['27353-2', 'Glucose mean value [Mass/volume] in Blood Estimated from glycated hemoglobin', 'Estimated Average Glucose', ['eAG', 'Est. Average Glucose', 'Estimated Average Glucose (eAG)', 'Mean Plasma Glucose'], [u(['mg/dL'], [50, 600], 0)]],
   ['20448-7', 'Insulin [Units/volume] in Serum or Plasma', 'Insulin', ['Insulin, Fasting', 'Fasting Insulin'], [u(['uIU/mL', 'mIU/L'], [0.2, 2000], 1)]],
   ['2986-8', 'Testosterone [Mass/volume] in Serum or Plasma', 'Testosterone', ['Testosterone, Total', 'Testosterone, Serum', 'Total Testosterone'], [u(['ng/dL'], [1, 3000], 0)]],
@@ -166,7 +166,7 @@ const endocrine = group('blood', [
 
 const nutrition = group('blood', [
   ['2498-4', 'Iron [Mass/volume] in Serum or Plasma', 'Iron', ['Iron, Total', 'Serum Iron', 'Iron, Serum', 'Fe'], [u(UG_DL, [5, 1000], 0), u(['umol/L'], [1, 180], 1, ['14798-3', 'Iron [Moles/volume] in Serum or Plasma'])]],
-  ['2500-7', 'Iron binding capacity [Mass/volume] in Serum or Plasma', 'TIBC', ['Iron Binding Capacity', 'Total Iron Binding Capacity', 'Iron Bind.Cap.(TIBC)', 'Iron Binding Capacity (TIBC)'], [u(UG_DL, [50, 1200], 0)]],
+  ['2500-7', 'Iron binding capacity [Mass/volume] in Serum or Plasma', 'TIBC', ['Iron Binding Capacity', 'Total Iron Binding Capacity', 'Iron Bind.Cap.(TIBC)', 'Iron Binding Capacity (TIBC)'], [u(UG_DL, [50, 1200], 0), u(['umol/L'], [9, 215], 1, ['14800-7', 'Iron binding capacity [Moles/volume] in Serum or Plasma'])]],
   ['2501-5', 'Iron binding capacity.unsaturated [Mass/volume] in Serum or Plasma', 'UIBC', ['Unsaturated Iron Binding Capacity', 'Unsaturated Iron-Binding Capacity'], [u(UG_DL, [5, 1000], 0)]],
   ['2502-3', 'Iron saturation [Mass Fraction] in Serum or Plasma', 'Iron Saturation', ['% Saturation', 'Transferrin Saturation', 'Iron Saturation (%)', 'Iron Saturation %', 'Percent Saturation'], [u(['%'], [1, 100], 0)]],
   ['2276-4', 'Ferritin [Mass/volume] in Serum or Plasma', 'Ferritin', ['Ferritin, Serum'], [u(['ng/mL', 'ug/L', 'mcg/L'], [1, 100000], 0)]],

@@ -50,6 +50,8 @@ interface Found {
 
 type Store = Partial<Record<Field, Found>>;
 
+const normalised = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+
 export function extractMetadata(input: Row[]): MetadataRead {
   // Page order (stable within a page): page 1's header is read before the copies on later pages.
   const rows = [...input].sort((a, b) => a.page - b.page);
@@ -66,7 +68,10 @@ export function extractMetadata(input: Row[]): MetadataRead {
   // The reporting lab: a "Laboratory:" label, else the letterhead, else the performing site
   // (which may be a subcontractor, and is often printed with a site code).
   const letterhead = letterheadLab(rows);
-  const lab = (store.lab && store.lab.rank < 2 ? store.lab.value : letterhead?.name ?? store.lab?.value ?? '').trim();
+  // A hospital's letterhead and "performed by Saint Anselm Medical Center Laboratory": the lab is the
+  // performing one, which names the letterhead's institution and its laboratory.
+  const ownLab = store.lab && letterhead && normalised(store.lab.value).startsWith(normalised(letterhead.name)) && store.lab.value.length > letterhead.name.length;
+  const lab = (store.lab && (store.lab.rank < 2 || ownLab) ? store.lab.value : letterhead?.name ?? store.lab?.value ?? '').trim();
   const labCells = [store.lab, letterhead].filter((c): c is NonNullable<typeof c> => !!c).map((c) => ({ row: c.row, cell: c.cell }));
 
   const metadata: ResultMetadata = { patient_first_name: first, patient_last_name: last, dob: store.dob?.value ?? '', lab_name: lab };

@@ -50,7 +50,7 @@ const METADATA_LABEL =
  * A leader between a name and its value: dots, spaced dots, underscores, hyphens or ellipses. It
  * links the two as a colon would, and its dots are no full stops.
  */
-const LEADER = /\s*(?:\.{3,}|(?:\.\s){2,}\.?|_{3,}|-{3,}|…+|·{3,}|(?:·\s){2,}·?)\s*/g;
+export const LEADER = /\s*(?:\.{3,}|(?:\.\s){2,}\.?|_{3,}|-{3,}|…+|·{3,}|(?:·\s){2,}·?)\s*/g;
 
 const BULLET = /^(?:[•·▪◦●○■□‣⁃*–—-]|\d{1,2}[.)])(?:\s|$)/;
 
@@ -73,13 +73,13 @@ const NOT_A_RESULT_AFTER = /^(?:years?|yrs?|y\/o|yo|old|months?|mos?|weeks?|wks?
 const DOSING_AFTER = /^(?:po|iv|ivpb|im|sc|subq|sq|pr|sl|ng|bid|tid|qid|qd|qhs|qam|prn|stat|daily|nightly|twice|once|every|q\d+h?|tablets?|tabs?|capsules?|caps?|infusion|bolus|drip|supplement(?:ation|s)?|replacement|replete|given|administered|ordered)$/i;
 
 /** Guidance, not a result: "A1c of 6.5 % indicates diabetes". */
-const GUIDANCE_AFTER = /^\W*(?:or (?:more|higher|above|less|lower|below)|and (?:above|below|over|under)|indicat|suggest|is consistent|consistent with|is diagnostic|diagnostic|defines?|is defined|means|is recommended|recommended|or greater|or less)/i;
+const GUIDANCE_AFTER = /^\W*(?:\([^)]*\)\s*)?(?:or (?:more|higher|above|less|lower|below)|and (?:above|below|over|under)|indicat|suggest|is consistent|consistent with|is diagnostic|diagnostic|defines?|is defined|means|is recommended|recommended|or greater|or less)/i;
 
 const RANGE_KEY = String.raw`reference\s+(?:range|interval|values?)|normal\s+(?:range|values?|limits?)|ref(?:erence)?\s+range|ref(?:erence)?\.?|standard\s+range|expected\s+(?:range|values?|result)|expected|normal|target(?:\s+range)?|healthy\s+range|desirable(?:\s+range)?|optimal(?:\s+range)?|goal|range`;
 const RANGE_LINK = String.raw`(?:\s*(?::|=|\bis\b|\bare\b|\bof\b|\bwould be\b|\bshould be\b|\bfor (?:this test|adults) is\b))*\s*`;
 const RANGE_EXPR = String.raw`(?:between\s+)?(${NUMBER})\s*(?:-|–|—|\bto\b|\band\b)\s*(${NUMBER})|(${COMPARATOR})\s*(${NUMBER})|(${QUALITATIVE})\b`;
 const KEYED_RANGE = new RegExp(String.raw`\b(?:${RANGE_KEY})${RANGE_LINK}(?:${RANGE_EXPR})`, 'i');
-const BARE_RANGE = new RegExp(String.raw`[([{]\s*(?:${RANGE_EXPR})`, 'i');
+const BARE_RANGE = new RegExp(String.raw`[([{]\s*(?:${RANGE_EXPR})\s*[)\]}]?`, 'i');
 
 type FlagPhrase = [RegExp, FlagKind | 'crit' | 'letter'];
 
@@ -103,10 +103,13 @@ const FLAG_WORDS: FlagPhrase[] = [
   [/\b(?:low|decreased|reduced)\b/i, 'L'],
   [/\babnormal\b/i, 'A'],
   [/\bnormal\b/i, 'N'],
-  // "H", "(L)", "H!", "[HH]": "!" and "*" only draw the eye to the letter.
-  [/(?:^|[\s([{—–-])(HH|LL|H|L)[!*]{0,2}(?=$|[\s)\]},;.])|[([{](A|C)[!*]{0,2}[)\]}]/, 'letter'],
-  // "*" or "!" alone beside a value: the lab marks it abnormal without saying which way.
-  [/(?:^|\s)[*!]{1,2}(?=$|\s)|\([*!]{1,2}\)/, 'A'],
+  // As in a flag column (values.ts): "H*" and "L*" are critical, "!" alone is critical, "*" alone abnormal.
+  [/(?:^|[\s([{—–-])H\*(?=$|[\s)\]},;.])/, 'HH'],
+  [/(?:^|[\s([{—–-])L\*(?=$|[\s)\]},;.])/, 'LL'],
+  // "H", "(L)", "H!", "[HH]": an exclamation mark after a letter only draws the eye to it.
+  [/(?:^|[\s([{—–-])(HH|LL|H|L)!{0,2}(?=$|[\s)\]},;.])|[([{](A|C)!{0,2}[)\]}]/, 'letter'],
+  [/(?:^|\s)!{1,2}(?=$|\s)|\(!{1,2}\)/, 'crit'],
+  [/(?:^|\s)\*{1,2}(?=$|\s)|\(\*{1,2}\)/, 'A'],
 ];
 
 /** A flag letter between a value and its unit. */
@@ -358,12 +361,12 @@ function readMention(sentence: string, m: Mention, clauseEnd: number, block: Blo
 
   // The unit: one the analyte is reported in, or anything shaped like a unit.
   let units: string | undefined;
-  const gluedFlag = glued ? /^(HH|LL|H|L)?[!*]{0,2}$/.exec(glued) : null;
+  const gluedFlag = glued ? /^(?:(HH|LL|H|L)!{0,2}|([HL])\*|(!{1,2})|\*{1,2})$/.exec(glued) : null;
   if (glued && glued !== gluedFlag?.[0]) {
     if (unitOf(glued, m.candidates) !== undefined || looksLikeUnit(glued)) units = unitOf(glued, m.candidates) ?? glued;
     else return undefined;
   } else {
-    if (gluedFlag) flagsSeen.push((gluedFlag[1] ?? 'A') as FlagKind);
+    if (gluedFlag) flagsSeen.push((gluedFlag[1] ?? (gluedFlag[2] ? `${gluedFlag[2]}${gluedFlag[2]}` : gluedFlag[3] ? 'C' : 'A')) as FlagKind);
     // A flag may stand between the value and its unit: "131 L mmol/L", "5.9 (H!) mmol/L".
     const flagFirst = FLAG_BEFORE_UNIT.exec(sentence.slice(pos, clauseEnd));
     const found = unitAfter(sentence.slice(pos + (flagFirst?.[0].length ?? 0), clauseEnd), m.candidates);

@@ -381,12 +381,16 @@ function findBoilerplate(pages: Row[][]): Set<Row> {
 // No header anywhere: read rows by the shape of their cells (every result goes to review)
 // ---------------------------------------------------------------------------------------------
 
+const LEADER_LINE = /\S\s*(?:\.{3,}|(?:\.\s){2,}|_{3,}|-{3,}|…+)\s*[<>]?\d/;
+
 function readHeaderless(rows: Row[], boilerplate: Set<Row>, out: TableRead): RawResult[] {
   const results: RawResult[] = [];
   const used = new Set<Row>();
   for (const row of rows) {
     if (boilerplate.has(row) || isPageFurniture(row.text) || row.cells.length < 2) continue;
     const name = row.cells[0]!.text;
+    // "Potassium ....... 5.9": a leader line, which the narrative reader reads whole.
+    if (LEADER_LINE.test(name)) continue;
     if (isLabel(name) || !matchLoinc(name).matches.length) continue;
     const rest = row.cells.slice(1);
     const valueCell = rest.find((c) => parseValueCell(c.text).kind !== 'unparseable');

@@ -15,6 +15,8 @@ const FLAG_WORDS: Record<string, FlagKind> = {
   ll: 'LL', 'l*': 'LL', 'critical low': 'LL', 'crit low': 'LL', 'low critical': 'LL',
   c: 'C', crit: 'C', critical: 'C', alert: 'C', 'c!': 'C', '!': 'C', panic: 'C',
   n: 'N', normal: 'N',
+  // A star alone marks a result abnormal without saying which way ("Positive *").
+  '*': 'A',
 };
 
 /** `H`, `High`, `(H)`, `LL`... -> its meaning; undefined when the token is not a flag. */
@@ -174,7 +176,11 @@ const UNITS_AFTER = String.raw`(?:\s+(.+)|([^\d\s.,].*))?`;
 
 /** Parses a printed reference range; unknown shapes keep their text and no bounds. */
 export function parseRange(raw: string): ParsedRange {
-  const text = normalizeComparators(raw.replace(/\s+/g, ' ').trim()).replace(/\s*\(calc\)\s*/i, ' ').trim();
+  // "(3.5-5.1)", "[3.5-5.1]", "{3.5-5.1}": a range in brackets is the same range.
+  const text = normalizeComparators(raw.replace(/\s+/g, ' ').trim())
+    .replace(/\s*\(calc\)\s*/i, ' ')
+    .trim()
+    .replace(/^[([{]\s*([^()[\]{}]*?)\s*[)\]}]$/, '$1');
   const base: ParsedRange = { text: raw.replace(/\s+/g, ' ').trim(), minInclusive: true, maxInclusive: true };
   if (!text) return base;
   // Units may follow the range with or without a space ("11.0-15.0 %", OCR'd as "11.0-15.0%").

@@ -108,6 +108,17 @@ describe('consistency between results', () => {
     expect(diff.every((c) => c.includes('inconsistent_results'))).toBe(true);
   });
 
+  it('checks an SI report in its own units: hemoglobin and MCHC in g/L, hematocrit in L/L', () => {
+    const cbc = (mchc: string) => [
+      raw('Haemoglobin', '128', 'g/L'), raw('Haematocrit', '0.41', 'L/L'), raw('Red Cell Count', '4.72', 'x10^12/L'),
+      raw('MCV', '86', 'fL'), raw('MCH', '27.1', 'pg'), raw('MCHC', mchc, 'g/L'),
+    ];
+    expect(check(cbc('315')).flat()).toEqual([]);
+    expect(check(cbc('31.5')).flat()).toContain('inconsistent_results');
+    // HbA1c in mmol/mol is no input of the eAG formula, which is written for %.
+    expect(check([raw('HbA1c (IFCC)', '48', 'mmol/mol'), raw('Estimated Average Glucose', '140', 'mg/dL')]).flat()).toEqual([]);
+  });
+
   it('scales absolute counts printed in cells/uL', () => {
     expect(check([raw('WHITE BLOOD CELL COUNT', '6.8', 'Thousand/uL'), raw('NEUTROPHILS', '58.1', '%'), raw('ABSOLUTE NEUTROPHILS', '3951', 'cells/uL')]).flat()).toEqual([]);
     expect(check([raw('WHITE BLOOD CELL COUNT', '6.8', 'Thousand/uL'), raw('NEUTROPHILS', '58.1', '%'), raw('ABSOLUTE NEUTROPHILS', '395', 'cells/uL')]).flat()).toContain('inconsistent_results');

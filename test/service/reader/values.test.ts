@@ -76,6 +76,9 @@ describe('reference ranges', () => {
     ['0.0-0.4', 0, 0.4],
     ['1,500-7,800', 1500, 7800],
     ['3.5 to 5.2', 3.5, 5.2],
+    ['(3.5-5.2)', 3.5, 5.2],
+    ['[3.5 - 5.2]', 3.5, 5.2],
+    ['{3.5-5.2}', 3.5, 5.2],
   ])('%s -> %s..%s', (text, min, max) => expect(parseRange(text)).toMatchObject({ min, max, minInclusive: true, maxInclusive: true }));
 
   it('reads one-sided ranges with their inclusiveness', () => {
@@ -86,6 +89,8 @@ describe('reference ranges', () => {
     expect(parseRange('>=60')).toMatchObject({ min: 60, minInclusive: true });
     expect(parseRange('≥60')).toMatchObject({ min: 60, minInclusive: true });
     expect(parseRange('> OR = 60')).toMatchObject({ min: 60, minInclusive: true });
+    expect(parseRange('(<5.2)')).toMatchObject({ max: 5.2, maxInclusive: false });
+    expect(parseRange('[>=60]')).toMatchObject({ min: 60, minInclusive: true });
   });
 
   it('splits units printed after the range', () => {

@@ -57,12 +57,13 @@ const STATES =
   'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|PR|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY';
 
 const PROVINCES = 'AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT';
+// Australian states take a four-digit postcode (Parkville VIC 3052), in the pattern below.
 
 /**
  * The end of an address: "City, ST 12345" (or "CITY ST 12345-6789"), a Canadian "Toronto, ON M5G
- * 1X5" or a British "Leeds LS1 2TW".
+ * 1X5", a British "Leeds LS1 2TW" or an Australian "Parkville VIC 3052".
  */
-const CITY_STATE_ZIP = String.raw`\p{L}[\p{L}.' -]*,?\s+(?:(?:${STATES})\.?,?\s+\d{5}(?:-\d{4})?(?!\d)|(?:${PROVINCES}),?\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d(?![A-Za-z0-9])|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}(?![A-Za-z0-9]))`;
+const CITY_STATE_ZIP = String.raw`\p{L}[\p{L}.' -]*,?\s+(?:(?:${STATES})\.?,?\s+\d{5}(?:-\d{4})?(?!\d)|(?:${PROVINCES}),?\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d(?![A-Za-z0-9])|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}(?![A-Za-z0-9])|(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT)\s+\d{4}(?!\d))`;
 
 /** A one-line address: street number, street (and suite), city, state, ZIP. */
 const ONE_LINE = new RegExp(String.raw`(?<![\d/.:-])\d{1,6}[A-Z]?(?:-\d{1,4})?\s+\p{L}[\p{L}\p{N}.'#&,/•·| -]{2,80}?[,•·| ]\s*${CITY_STATE_ZIP}`, 'u');
