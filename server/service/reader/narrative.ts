@@ -255,9 +255,13 @@ function findMentions(sentence: string): Mention[] {
       let full = raw.replace(/^[(["'•·*–—\s-]+/, '').replace(/[\s:;,.—–-]+$/, '');
       if (full.endsWith(')') && !full.includes('(')) full = full.slice(0, -1);
       // "BUN result came back at": the name is BUN, "result" belongs to the link.
-      const short = full.replace(new RegExp(String.raw`(?:\s+(?:${[...NAME_FILLERS].join('|')}))+$`, 'i'), '');
+      const forms = withoutTrailingFillers(full);
+      const short = forms.at(-1)!;
       let name = short;
       let candidates = short && short !== full ? analytesNamed(short) : [];
+      // Unless the words belong to the name: "RPR titer (value)" is the titer, not the RPR screen.
+      const longer = forms.slice(0, -1).map((form) => ({ form, named: exactlyNamed(form) })).find((x) => x.named.length && !sameAnalytes(x.named, candidates));
+      if (longer) [name, candidates] = [longer.form, longer.named];
       if (!candidates.length) {
         name = full;
         candidates = analytesNamed(full);
@@ -272,23 +276,36 @@ function findMentions(sentence: string): Mention[] {
   return out;
 }
 
+const TRAILING_FILLER = new RegExp(String.raw`\s+(?:${[...NAME_FILLERS].join('|')})$`, 'i');
+
+/** "RPR titer value" → itself, "RPR titer", "RPR": the name with one more trailing filler word left off each time. */
+function withoutTrailingFillers(name: string): string[] {
+  const forms = [name];
+  for (let next = name.replace(TRAILING_FILLER, ''); next !== forms.at(-1); next = next.replace(TRAILING_FILLER, '')) forms.push(next);
+  return forms;
+}
+
+const sameAnalytes = (a: Analyte[], b: Analyte[]) => a.length === b.length && a.every((x) => b.includes(x));
+
+/** Analytes whose own name or alias this is (no fuzzy match, no words left out). */
+function exactlyNamed(name: string): Analyte[] {
+  const r = matchLoinc(name);
+  if (r.method === 'fuzzy' || !r.matches.length) return [];
+  return r.matches.map((m) => byCode.get(m.loinc_code)!).filter(Boolean);
+}
+
 /** Analytes a printed name can only be; empty when it is none, or an ordinary word. */
 function analytesNamed(name: string): Analyte[] {
   const norm = normalizeName(name);
   if (!norm) return [];
   // Two- and three-letter abbreviations (Na, K, PT, CA) are ordinary words in lower case.
   if (norm.replace(/ /g, '').length <= 3 && !/[A-Z]/.test(name)) return [];
-  const exact = (n: string) => {
-    const r = matchLoinc(n);
-    if (r.method === 'fuzzy' || !r.matches.length) return [];
-    return r.matches.map((m) => byCode.get(m.loinc_code)!).filter(Boolean);
-  };
-  const hit = exact(name);
+  const hit = exactlyNamed(name);
   if (hit.length) return hit;
   const words = norm.split(' ');
   const trimmed = words.filter((w, i) => !(NAME_FILLERS.has(w) && (i === words.length - 1 || NAME_FILLERS.has(words[i + 1]!))));
   if (trimmed.length && trimmed.length < words.length) {
-    const again = exact(trimmed.join(' '));
+    const again = exactlyNamed(trimmed.join(' '));
     if (again.length) return again;
   }
   // "HIV screen", "Hepatitis C": the first words of one analyte's aliases (two words at least).

@@ -122,7 +122,7 @@ describe('ranges, comparators and qualitative results in words', () => {
     ['Your CRP was below 0.5 mg/L.', ['CRP', '<0.5', '', 'mg/L', '']],
     ['Your HIV screen was non-reactive.', ['HIV screen', 'non-reactive', '', '', '']],
     ['Your hepatitis C antibody test was negative (expected: negative).', ['hepatitis C antibody', 'negative', '', '', 'negative']],
-    ['Your RPR titer was 1:8, which is abnormal.', ['RPR', '1:8', 'Abnormal', '', '']],
+    ['Your RPR titer was 1:8, which is abnormal.', ['RPR titer', '1:8', 'Abnormal', '', '']],
     ['Your hemoglobin was critically low at 6.1 g/dL (normal range 12.0-15.5).', ['hemoglobin', '6.1', 'Critical Low', 'g/dL', '12.0-15.5']],
     ['Your TSH was 6.2 mIU/L, above the normal range of 0.4-4.0.', ['TSH', '6.2', 'High', 'mIU/L', '0.4-4.0']],
   ] as const)('%s', (sentence, expected) => {
@@ -208,6 +208,21 @@ describe("a clinical note's leader lines", () => {
     expect(results.map((r) => r.testName)).not.toContain('magnesium');
     expect(results.map((r) => r.testName)).not.toContain('potassium');
     expect(results.map((r) => r.testName.toLowerCase())).not.toContain('chloride');
+  });
+});
+
+describe('names that end in a word prose also uses as a link', () => {
+  const codeOf = (r: RawResult) => matchLoinc(r.testName, { units: r.units, panel: r.panel }).matches[0]?.loinc_code;
+
+  it.each([['RPR Titer: 1:8'], ['Your RPR titer was 1:8.'], ['Component: RPR Titer\nValue: 1:8']])('%j is the RPR titer (31147-2), not the RPR screen', (text) => {
+    const results = read(text.split('\n'));
+    expect(results.map(brief)).toEqual([[expect.stringMatching(/^RPR titer$/i), '1:8', '', '', '']]);
+    expect(codeOf(results[0]!)).toBe('31147-2');
+  });
+
+  it('keeps a filler word out of a name when the name means the same without it', () => {
+    expect(read(['Your glucose level was 95 mg/dL.']).map((r) => r.testName)).toEqual(['glucose']);
+    expect(read(['Your BUN result came back at 12 mg/dL.']).map((r) => r.testName)).toEqual(['BUN']);
   });
 });
 
