@@ -1,8 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   test: {
+    // Vitest's default (cores - 1) runs one file at a time on a 2-core machine, while most files
+    // spend their time waiting on servers, the store and real-time polling: one worker more than
+    // there are cores keeps both busy (615 s → 440 s for the suite here).
+    maxWorkers: Math.max(2, availableParallelism() + 1),
     projects: [
       {
         test: {

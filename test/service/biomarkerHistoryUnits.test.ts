@@ -104,6 +104,17 @@ describe.each(storeKinds)('biomarker history: like with like (%s)', (kind) => {
       expect(await summaryOf(userId, GLUCOSE)).toMatchObject({ count: 2, unit: 'mg/dL', previous_value: 90, trend: 'up' });
     });
 
+    it('file a value coded by its SI property (glucose [Moles/volume], 15074-8) under the analyte, converted', async () => {
+      const userId = await newPatient();
+      const moles = { loinc_code: '15074-8', loinc_name: 'Glucose [Moles/volume] in Serum or Plasma', display_name: 'Glucose', confidence_score: 0.97 };
+      await history(userId, [
+        ['2026-01-10', glucose('90', 'mg/dL')],
+        ['2026-02-10', glucose('5.5', 'mmol/L', { loinc_matches: [moles] })],
+      ]);
+      expect(await summaryOf(userId, GLUCOSE)).toMatchObject({ count: 2, unit: 'mg/dL', previous_value: 90, trend: 'up' });
+      expect(await summaryOf(userId, '15074-8')).toBeUndefined();
+    });
+
     it('give no trend when the latest value is in a unit that does not convert, and keep it listed', async () => {
       const userId = await newPatient();
       // "mg" is a mass, not a concentration: 5 of it says nothing next to 99 mg/dL.
