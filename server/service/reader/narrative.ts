@@ -3,7 +3,7 @@ import { ANALYTES, type Analyte } from './loincTable';
 import { minConfidence } from './rows';
 import type { RawResult } from './tableReader';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
-import { isKnownQualitative, looksLikeUnit, parseValueCell, type FlagKind } from './values';
+import { isKnownQualitative, isLeader, LEADER_RUN, looksLikeUnit, parseValueCell, type FlagKind } from './values';
 
 /**
  * Results written as prose or as a bulleted list, outside any result table: a letter ("Your
@@ -50,7 +50,7 @@ const METADATA_LABEL =
  * A leader between a name and its value: dots, spaced dots, underscores, hyphens or ellipses. It
  * links the two as a colon would, and its dots are no full stops.
  */
-export const LEADER = /\s*(?:\.{3,}|(?:\.\s){2,}\.?|_{3,}|-{3,}|…+|·{3,}|(?:·\s){2,}·?)\s*/g;
+const LEADER = new RegExp(String.raw`\s*${LEADER_RUN}\s*`, 'g');
 
 const BULLET = /^(?:[•·▪◦●○■□‣⁃*–—-]|\d{1,2}[.)])(?:\s|$)/;
 
@@ -183,9 +183,12 @@ function blocks(rows: Row[]): Block[] {
       out.push(current);
     }
     let rowStart = true;
-    for (const cell of cells) {
-      for (const item of cell.items) {
-        const text = item.text.replace(/\s+/g, ' ').replace(LEADER, ' : ').trim();
+    const items = withoutLeaderNoise(cells.flatMap((c) => c.items));
+    {
+      for (const item of items) {
+        // OCR's words are split at spaces, so a word of leader marks is all leader; a text PDF's item
+        // may hold the name before its leader ("Sodium ______"), which LEADER replaces in place.
+        const text = item.source === 'ocr' && isLeader(item.text) ? ':' : item.text.replace(/\s+/g, ' ').replace(LEADER, ' : ').trim();
         if (!text || text === ':') {
           // A leader on its own links what is on either side of it.
           if (text && current!.text) current!.text += ' :';
@@ -204,6 +207,23 @@ function blocks(rows: Row[]): Block[] {
   }
   return out.filter((b) => b.text);
 }
+
+/**
+ * OCR reads a faint dotted leader on a fax as a leader and then letters ("Sodium ------- Se hd i a
+ * 138"): on an OCR'd row, the words without a digit between a leader and the first word with one
+ * are the leader's noise, unless they are a result in words ("Non-reactive", "Not Detected").
+ */
+function withoutLeaderNoise(items: TextItem[]): TextItem[] {
+  const leader = items.findIndex((it) => it.source === 'ocr' && isLeader(it.text));
+  if (leader < 0) return items;
+  const value = items.findIndex((it, i) => i > leader && (/\d/.test(it.text) || isKnownQualitative(it.text) || isKnownQualitative(`${it.text} ${items[i + 1]?.text ?? ''}`)));
+  if (value < 0) return items;
+  if (value > leader + 1) AFTER_NOISE.add(items[value]!);
+  return [...items.slice(0, leader + 1), ...items.slice(value)];
+}
+
+/** First words after dropped leader noise: OCR may have misread them too, so a person checks the value. */
+const AFTER_NOISE = new WeakSet<TextItem>();
 
 /** The cells of a row that can hold results: a labelled metadata field and what follows it on the row are not. */
 function proseCells(row: Row): Cell[] {
@@ -433,6 +453,9 @@ function readMention(sentence: string, m: Mention, clauseEnd: number, block: Blo
   const nameItems = within(m.start, m.end);
   const valueItems = within(m.end, range ? valueEnd + range.index + range[0].length : valueEnd);
   const first = valueItems[0] ?? nameItems[0] ?? pieces[0]!.item;
+  if (valueItems.some((it) => AFTER_NOISE.has(it))) {
+    problem('low_ocr_confidence', `OCR read marks between the name and the value that are not text (a faint dotted line): check ${value.value} against the page.`);
+  }
 
   const result: RawResult = {
     testName: m.name,

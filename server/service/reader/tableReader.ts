@@ -2,7 +2,7 @@ import { similarWords } from './fuzzy';
 import { matchLoinc } from './loinc';
 import { minConfidence } from './rows';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
-import { flagKind, parseRange, parseValueCell, type ValueCell } from './values';
+import { flagKind, isLeader, LEADER_RUN, parseRange, parseValueCell, type ValueCell } from './values';
 
 /**
  * Reads result tables out of rows, the way US reports print them:
@@ -381,7 +381,8 @@ function findBoilerplate(pages: Row[][]): Set<Row> {
 // No header anywhere: read rows by the shape of their cells (every result goes to review)
 // ---------------------------------------------------------------------------------------------
 
-const LEADER_LINE = /\S\s*(?:\.{3,}|(?:\.\s){2,}|_{3,}|-{3,}|…+)\s*[<>]?\d/;
+/** "Potassium ....... 5.9", or a name cell that ends in its leader (OCR splits the value off). */
+const LEADER_LINE = new RegExp(String.raw`\S\s*${LEADER_RUN}\s*(?:[<>]?\d|$)`);
 
 function readHeaderless(rows: Row[], boilerplate: Set<Row>, out: TableRead): RawResult[] {
   const results: RawResult[] = [];
@@ -390,7 +391,7 @@ function readHeaderless(rows: Row[], boilerplate: Set<Row>, out: TableRead): Raw
     if (boilerplate.has(row) || isPageFurniture(row.text) || row.cells.length < 2) continue;
     const name = row.cells[0]!.text;
     // "Potassium ....... 5.9": a leader line, which the narrative reader reads whole.
-    if (LEADER_LINE.test(name)) continue;
+    if (LEADER_LINE.test(name) || row.cells.some((c) => isLeader(c.text))) continue;
     if (isLabel(name) || !matchLoinc(name).matches.length) continue;
     const rest = row.cells.slice(1);
     const valueCell = rest.find((c) => parseValueCell(c.text).kind !== 'unparseable');

@@ -209,6 +209,21 @@ export function parseRange(raw: string): ParsedRange {
   return base;
 }
 
+/**
+ * A leader between a name and its value: dots, spaced dots, underscores, hyphens, ellipses, or, as
+ * OCR reads a dotted line off a fax, any run of four or more of those marks mixed ("—----«", "--=-~").
+ * Digits break a run, so no range or value is ever taken for one.
+ */
+export const LEADER_RUN = String.raw`(?:\.{3,}|(?:\.\s){2,}\.?|_{3,}|-{3,}|…+|·{3,}|(?:·\s){2,}·?|(?:[-—–=~_.·…«»,'"\`]\s?){4,})`;
+
+const LEADER_MARKS = /[-—–=~_.·…«»,'"`+]/g;
+
+/** Text that is a leader, or mostly its marks (OCR reads a faint dotted line as "-+---——c——-==--"). */
+export function isLeader(text: string): boolean {
+  const t = text.replace(/\s+/g, '');
+  return t.length >= 4 && !/\d/.test(t) && (t.match(LEADER_MARKS)?.length ?? 0) >= 0.6 * t.length;
+}
+
 /** "%", "mg/dL", "x10E3/uL", "mL/min/1.73m2" - not "Not Estab." or "See Note". */
 export function looksLikeUnit(text: string): boolean {
   if (text.length > 24 || /\s/.test(text.replace(/ \(calc\)$/i, '')) || /\d\s*[-–]\s*\d|^[<>]/.test(text)) return false;

@@ -211,6 +211,31 @@ describe("a clinical note's leader lines", () => {
   });
 });
 
+describe("a faxed note's leader lines, as OCR reads them", () => {
+  const rows = page(
+    [
+      [100, [[72, 'Sodium'], [130, '-------'], [190, 'Se'], [205, 'hd'], [225, 'a'], [240, '138'], [270, 'ref:'], [300, '136-145'], [350, 'mmol/L']]],
+      [114, [[72, 'Chloride'], [130, '--=-«---~=-—='], [230, '96'], [250, '(L)'], [270, 'ref:'], [300, '98-107'], [350, 'mmol/L']]],
+      [128, [[72, 'HIV'], [95, 'Ag/Ab'], [130, '.....,....'], [230, 'Non-reactive']]],
+    ],
+    1,
+    { size: 10.5, confidence: 90 },
+  );
+  const results = readNarrative(rows);
+
+  it('reads through a leader OCR turned into marks, and past letters it made up of the dots', () => {
+    expect(results.map(brief)).toEqual([
+      ['Sodium', '138', '', 'mmol/L', '136-145'],
+      ['Chloride', '96', 'Low', 'mmol/L', '98-107'],
+      ['HIV Ag/Ab', 'Non-reactive', '', '', ''],
+    ]);
+  });
+
+  it('asks a person to check a value read after made-up letters, and only that one', () => {
+    expect(results.map((r) => r.problems.map((p) => p.code))).toEqual([['low_ocr_confidence'], [], []]);
+  });
+});
+
 describe('names that end in a word prose also uses as a link', () => {
   const codeOf = (r: RawResult) => matchLoinc(r.testName, { units: r.units, panel: r.panel }).matches[0]?.loinc_code;
 
