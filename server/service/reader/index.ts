@@ -1,6 +1,7 @@
 import { ParseFailure, throwIfAborted, withTimeout } from './failure';
 import { decodeImage, prepareForOcr } from './imagePrep';
 import { interpret } from './interpret';
+import { readKeyValueBlocks } from './keyValueBlocks';
 import { OcrBudget } from './limits';
 import { matchLoinc } from './loinc';
 import { extractMetadata } from './metadata';
@@ -87,9 +88,18 @@ async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | 
 
   progress(0.9, 'read');
   const table = readTables(pages.map(buildRows));
+  // Results exported as "Component: / Value: / Units:" blocks (EHR exports), outside the tables.
+  const blocks = readKeyValueBlocks(table.otherRows);
+  table.results.push(...blocks.results);
+  const rest = table.otherRows.filter((row) => !blocks.used.has(row));
   // Results written as sentences or bullets, outside the tables (letters, portal printouts).
-  table.results.push(...readNarrative(table.otherRows, table.results));
-  const { metadata, missing } = extractMetadata(table.otherRows);
+  table.results.push(...readNarrative(rest, table.results));
+  const { metadata, missing } = extractMetadata(rest);
+  // A cumulative report's results are those of its newest collection: its date and accession are the report's.
+  if (table.newestCollection) {
+    metadata.date_collected = table.newestCollection.date;
+    if (table.newestCollection.accession) metadata.specimen_number = table.newestCollection.accession;
+  }
 
   progress(0.95, 'match');
   const results: LabReportResult[] = [];

@@ -1,3 +1,4 @@
+import { isoDateOf } from '../../contract/printedDate';
 import type { Cell, ResultMetadata, Row } from './types';
 import { findLabels, wholeLabel, withLabelSnapped, type Field, type Label, type LabelMatch } from './metadata/labels';
 import { labAddress, letterheadLab } from './metadata/letterhead';
@@ -132,6 +133,12 @@ function valueFor(field: Field, label: Label, text: string, separated: boolean):
 
 const IDENTITY: Field[] = ['name', 'last', 'dob'];
 
+/**
+ * OCR damages labels ("Date of Bith"), so an OCR'd label snaps to the word it nearly spells; a text
+ * layer's words are as printed, and "exported 2024-08-27" on one is no "reported".
+ */
+const snappedIfOcr = (cell: Cell) => (fromText(cell) ? cell.text : withLabelSnapped(cell.text));
+
 /** OCR misreads a repeated header now and then ("D0E"); only a text layer's disagreement is a real one. */
 const fromText = (cell: Cell) => cell.items.every((it) => it.source === 'text');
 
@@ -145,7 +152,10 @@ function dateParts(date: string): number[] {
 }
 
 function sameIdentity(field: Field, a: string, b: string): boolean {
-  if (field === 'dob') return dateParts(a).join() === dateParts(b).join();
+  if (field === 'dob') {
+    const [x, y] = [isoDateOf(a), isoDateOf(b)];
+    return x && y ? x === y : dateParts(a).join() === dateParts(b).join();
+  }
   if (field === 'name') return fold(splitName(a).last) === fold(splitName(b).last);
   return fold(a) === fold(b);
 }
@@ -203,7 +213,7 @@ function readRow(rows: Row[], i: number, store: Store): void {
   const offerAfter = (k: number, label: Label, separated: boolean) => {
     const next = row.cells[k + 1];
     if (!label.below && next && !whole[k + 1]) {
-      const text = withLabelSnapped(next.text);
+      const text = snappedIfOcr(next);
       const value = text.slice(0, findLabels(text).find((m) => accepted(m, text))?.index ?? text.length).trim();
       if (value && offer(store, label, value, separated, i, row.cells[k]!, rows)) return;
     }
@@ -216,7 +226,7 @@ function readRow(rows: Row[], i: number, store: Store): void {
       if (label.fields[0] !== 'stop') offerAfter(k, label, true);
       return;
     }
-    const text = withLabelSnapped(cell.text);
+    const text = snappedIfOcr(cell);
     const labels = findLabels(text).filter((m) => accepted(m, text));
     labels.forEach((m, j) => {
       const value = text.slice(m.end, labels[j + 1]?.index ?? text.length).trim();

@@ -1,3 +1,4 @@
+import { readPrintedDate } from '../../contract/printedDate';
 import { similarWords } from './fuzzy';
 import { matchLoinc } from './loinc';
 import { minConfidence } from './rows';
@@ -55,6 +56,11 @@ export interface TableRead {
   otherRows: Row[];
   /** Rows inside a table that held data but could not be read as a result. */
   unreadRows: number;
+  /**
+   * A cumulative report (one column per collection): the newest column's date (and time) and
+   * accession, as printed at its head. Its values are the results; the older columns are history.
+   */
+  newestCollection?: { date: string; accession?: string };
 }
 
 /** Tolerance, in em, for an item starting a little left of its column's header. */
@@ -86,6 +92,11 @@ export function readTables(pages: Row[][]): TableRead {
       layoutConfirmed = true;
       out.headerFound = true;
       last = undefined;
+      if (header.some((c) => c.role === 'previous') && collectionDates(row).size) {
+        const newest = [...collectionDates(row)].sort((a, b) => b[1] - a[1])[0]![0];
+        out.newestCollection = { date: newest.text.trim() };
+        i += readCollectionLines(rows, i, header, out.newestCollection);
+      }
       continue;
     }
     if (boilerplate.has(row) || isPageFurniture(row.text) || !layout) {
@@ -113,6 +124,11 @@ export function readTables(pages: Row[][]): TableRead {
         panel = cleanPanelName(name);
         last = undefined;
       }
+      out.otherRows.push(row);
+      continue;
+    }
+    if (name && valueRoles.length === 0 && text(cols.previous) && !isLabel(name)) {
+      // A cumulative report's test not resulted in the newest collection: history, not a result.
       out.otherRows.push(row);
       continue;
     }
@@ -212,11 +228,21 @@ function headerParts(cell: Cell): { role: ColumnRole | undefined; x: number }[] 
 
 /** The columns a header row defines, or undefined when the row is not a header. */
 export function headerColumns(row: Row, allowRepeats = false): Column[] | undefined {
-  if (row.cells.length < 3 || /\d/.test(row.text)) return undefined;
+  if (row.cells.length < 3) return undefined;
+  const dates = collectionDates(row);
+  if (row.cells.some((c) => !dates.has(c) && /\d/.test(c.text))) return undefined;
+  // Columns headed by collection dates (a cumulative report): the newest is the result, the others history.
+  const newest = [...dates].sort((a, b) => b[1] - a[1])[0]?.[0];
   const columns: Column[] = [];
-  for (const part of row.cells.flatMap(headerParts)) {
-    if (!part.role) return undefined;
-    columns.push({ role: part.role, x: part.x });
+  for (const cell of row.cells) {
+    if (dates.has(cell)) {
+      columns.push({ role: cell === newest ? 'result' : 'previous', x: cell.x });
+      continue;
+    }
+    for (const part of headerParts(cell)) {
+      if (!part.role) return undefined;
+      columns.push({ role: part.role, x: part.x });
+    }
   }
   // A role named twice is two tables side by side (see sideBySideInReadingOrder), not one table.
   if (!allowRepeats && columns.filter((c) => c.role === 'name').length > 1) return undefined;
@@ -229,6 +255,41 @@ export function headerColumns(row: Row, allowRepeats = false): Column[] | undefi
   columns[0] = { ...columns[0]!, x: -Infinity };
   return columns;
 }
+
+/**
+ * The lines under a cumulative header that finish it: each column's collection time and its
+ * accession number, with no test name. Returns how many there were (0-2); the newest column's
+ * time joins its date, its accession becomes the report's.
+ */
+function readCollectionLines(rows: Row[], at: number, header: Column[], newest: { date: string; accession?: string }): number {
+  let n = 0;
+  while (n < 2 && at + n + 1 < rows.length) {
+    const row = rows[at + n + 1]!;
+    const cols = assignColumns(row, header);
+    const value = text(cols.result);
+    if (text(cols.name) || !value) break;
+    if (/^\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]m)?$/i.test(value)) newest.date = `${newest.date} ${value}`;
+    else if (/^(?=.*\d)[A-Z0-9][A-Z0-9-]{5,}$/i.test(value)) newest.accession = value;
+    else break;
+    n++;
+  }
+  return n;
+}
+
+/** Header cells that are printed dates (and times), with their instant; none unless there are two or more. */
+function collectionDates(row: Row): Map<Cell, number> {
+  const dates = new Map<Cell, number>();
+  for (const cell of row.cells) {
+    const d = readPrintedDate(cell.text);
+    if (d && /^\s*(?:\d{1,2}:\d{2}(?::\d{2})?)?\s*$/.test(d.rest)) dates.set(cell, Date.UTC(d.year, d.month - 1, d.day) + timeOfDay(d.rest));
+  }
+  return dates.size >= 2 ? dates : new Map();
+}
+
+const timeOfDay = (text: string) => {
+  const m = /(\d{1,2}):(\d{2})/.exec(text);
+  return m ? (Number(m[1]) * 60 + Number(m[2])) * 60_000 : 0;
+};
 
 type Assigned = Partial<Record<ColumnRole, TextItem[]>>;
 

@@ -89,7 +89,7 @@ export const LABELS: Label[] = [
   ...label('stop', 0, [
     'age', 'phone', 'ph', 'tel', 'telephone', 'fax', 'npi', 'upin', 'account', 'account number', 'account #', 'acct', 'acct #', 'patient id',
     'patient #', 'pt id', 'mrn', 'medical record', 'medical record number', 'mr #', 'chart', 'chart #', 'fasting', 'status', 'report status',
-    'address', 'patient address', 'pt address', 'patient phone', 'director', 'lab director', 'laboratory director', 'medical director',
+    'address', 'patient address', 'pt address', 'lab address', 'laboratory address', 'patient phone', 'director', 'lab director', 'laboratory director', 'medical director',
     'clia director', 'pathologist', 'page', 'location', 'loc', 'ward', 'room', 'bed', 'race', 'ethnicity', 'ssn', 'insurance', 'id', 'species',
     'specimen type', 'specimen source', 'source', 'ordered', 'order date', 'date ordered', 'email', 'e-mail', 'comments', 'comment',
     'reviewed by', 'verified by', 'signed by', 'electronically signed by', 'technologist', 'tech', 'entered', 'copy to', 'cc',

@@ -125,6 +125,9 @@ function overlaps(a: Cell, b: Cell): boolean {
   return Math.min(a.x2, b.x2) - Math.max(a.x, b.x) > 0;
 }
 
+/** "Lab address:", "Laboratory address:", "Performing lab address:": the label says whose it is. */
+const LAB_ADDRESS = /\b(?:lab|laboratory|performing\s+(?:lab|laboratory|site))\s+address\s*:/i;
+
 /**
  * The lab's address: on a line that marks it as the lab's, or up to three lines under the lab's
  * name and in the same column. `labCells` are the cells the lab's name was read from.
@@ -135,7 +138,8 @@ export function labAddress(rows: Row[], lab: string, labCells: { row: number; ce
     const row = rows[c.row]!;
     const before = c.cell.text.slice(0, c.cell.text.indexOf(c.address.split(',')[0]!));
     // A labelled address other than the lab's ("Address:", "Patient Address:") is the patient's.
-    if (/(?:^|\s)(?:patient\s+|pt\s+|home\s+)?address\s*:/i.test(before) && !LAB_MARK.test(before)) continue;
+    if (/(?:^|\s)(?:patient\s+|pt\s+|home\s+)?address\s*:/i.test(before) && !LAB_MARK.test(before) && !LAB_ADDRESS.test(before)) continue;
+    if (LAB_ADDRESS.test(before)) return c.address;
     if (LAB_MARK.test(row.text) || (labLower && row.text.toLowerCase().includes(labLower))) return c.address;
     const under = labCells.some((l) => l.row <= c.row && c.row - l.row <= 3 && rows[l.row]!.page === row.page && (l.row === c.row || overlaps(l.cell, c.cell)));
     if (under) return c.address;
