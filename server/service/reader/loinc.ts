@@ -105,7 +105,24 @@ function ocrSpelling(analyte: Analyte, units: string | undefined): { spec: UnitS
     const spelling = spec.units.find((u) => u && ocrUnitKey(u) === key);
     if (spelling) return { spec, spelling };
   }
-  return undefined;
+  // One stray character beside one of the analyte's units: a doubled letter or a speck ("Xx10E3/uL",
+  // "x10E6/ulL", "mg/dL."). Never a unit labs print (IU/mL is no damaged mIU/mL), and only when one
+  // unit of the analyte is that close.
+  if (key.length < 4 || KNOWN_UNITS.has(normalizeUnit(units))) return undefined;
+  const near = analyte.units.flatMap((spec) => spec.units.filter((u) => u && oneStrayCharacter(ocrUnitKey(u), key)).map((spelling) => ({ spec, spelling })));
+  return near.length && near.every((n) => n.spec === near[0]!.spec) ? near[0] : undefined;
+}
+
+const KNOWN_UNITS = new Set(ANALYTES.flatMap((a) => a.units.flatMap((spec) => spec.units.map(normalizeUnit))));
+
+/** `read` is `unit` with one character added that OCR makes up: a repeat of its neighbour, or not a letter or digit. */
+function oneStrayCharacter(unit: string, read: string): boolean {
+  if (read.length !== unit.length + 1) return false;
+  let i = 0;
+  while (i < unit.length && unit[i] === read[i]) i++;
+  if (read.slice(i + 1) !== unit.slice(i)) return false;
+  const extra = read[i]!;
+  return !/[a-z0-9]/i.test(extra) || extra === read[i - 1] || extra === read[i + 1];
 }
 
 export function acceptsNoUnit(analyte: Analyte): boolean {

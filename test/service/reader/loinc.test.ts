@@ -122,6 +122,12 @@ describe('matching printed names', () => {
   it('corrects units OCR misread into one of the analyte\'s own units', () => {
     expect(matchLoinc('TSH', { units: 'ulU/mL', ocr: true })).toMatchObject({ unitCorrected: 'uIU/mL' });
     expect(matchLoinc('TSH', { units: 'ulU/mL' }).unitCorrected).toBeUndefined();
+    // A doubled letter or a speck beside a unit is OCR's; a unit labs print is never "corrected".
+    expect(matchLoinc('Neutrophils (Absolute)', { units: 'Xx10E3/uL', ocr: true }).unitCorrected).toBe('x10E3/uL');
+    expect(matchLoinc('RBC', { units: 'x10E6/ulL', ocr: true }).unitCorrected).toBe('x10E6/uL');
+    expect(matchLoinc('Glucose', { units: 'mg/dL.', ocr: true, panel: 'Comprehensive Metabolic Panel' }).unitSpec?.units[0]).toBe('mg/dL');
+    expect(matchLoinc('Hepatitis B Surface Antibody, Quant', { units: 'IU/mL', ocr: true }).unitCorrected).toBeUndefined();
+    expect(matchLoinc('Free T4', { units: 'ng/mLL', ocr: true }).unitCorrected).toBeUndefined();
   });
 
   it('normalises names the way labs vary them', () => {
