@@ -1,3 +1,4 @@
+import { dice as pairSimilarity } from './fuzzy';
 import { ANALYTES, type Analyte, type UnitSpec } from './loincTable';
 import type { LoincMatch } from './types';
 
@@ -93,16 +94,26 @@ export function unitSpecFor(analyte: Analyte, units: string | undefined, ocr = f
   return ocrSpelling(analyte, units)?.spec;
 }
 
-/** I, l, 1, | and ! look alike to OCR, so do O and 0; dots, commas and slashes come and go. */
+/** I, l, 1, | and ! look alike to OCR, so do O and 0; dots, commas, slashes and carets come and go. */
 function ocrUnitKey(units: string | undefined): string {
-  return normalizeUnit(units).replace(/[il1|!]/g, 'l').replace(/o/g, '0').replace(/[.,;:'`/]/g, '');
+  return (
+    normalizeUnit(units)
+      // The caret of "x10^9/L" is read as a 7, a * or not at all.
+      .replace(/10[\^7*e]?(9|12|3|6)(?=\/|$)/, '10e$1')
+      .replace(/[il1|!]/g, 'l')
+      .replace(/o/g, '0')
+      .replace(/[.,;:'`/]/g, '')
+  );
 }
 
 function ocrSpelling(analyte: Analyte, units: string | undefined): { spec: UnitSpec; spelling: string } | undefined {
   const key = ocrUnitKey(units);
   if (!key) return undefined;
   for (const spec of analyte.units) {
-    const spelling = spec.units.find((u) => u && ocrUnitKey(u) === key);
+    // Of the spellings OCR could have damaged into this one, the one that looks most like it ("x1079/L" is x10^9/L, not x10E9/L).
+    const spellings = spec.units.filter((u) => u && ocrUnitKey(u) === key);
+    const looks = (u: string) => pairSimilarity(u.toLowerCase(), units!.toLowerCase()) + (u.includes('^') && /107|10\*/.test(units!) ? 0.01 : 0);
+    const spelling = spellings.sort((a, b) => looks(b) - looks(a))[0];
     if (spelling) return { spec, spelling };
   }
   // One stray character beside one of the analyte's units: a doubled letter or a speck ("Xx10E3/uL",

@@ -128,6 +128,9 @@ describe('matching printed names', () => {
     expect(matchLoinc('Glucose', { units: 'mg/dL.', ocr: true, panel: 'Comprehensive Metabolic Panel' }).unitSpec?.units[0]).toBe('mg/dL');
     expect(matchLoinc('Hepatitis B Surface Antibody, Quant', { units: 'IU/mL', ocr: true }).unitCorrected).toBeUndefined();
     expect(matchLoinc('Free T4', { units: 'ng/mLL', ocr: true }).unitCorrected).toBeUndefined();
+    // The caret of a power of ten, read as a 7.
+    expect(matchLoinc('White Cell Count', { units: 'x1079/L', ocr: true }).unitCorrected).toBe('x10^9/L');
+    expect(matchLoinc('Red Cell Count', { units: 'x10712/L', ocr: true }).unitCorrected).toBe('x10^12/L');
   });
 
   it('normalises names the way labs vary them', () => {

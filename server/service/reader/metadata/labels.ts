@@ -156,10 +156,13 @@ const LABEL_WORDS = [
 // Labels are a small closed vocabulary, so a looser match is safe ("Pavent" is Patient).
 const LABEL_SNAP = 0.5;
 
+/** Words near a label word that are words of their own ("exported" is no damaged "reported"). */
+const NOT_LABEL_WORDS = new Set(['exported', 'imported', 'supported', 'deported', 'sported', 'expected', 'collective', 'rejected']);
+
 export function snapLabel(text: string): string {
   return text.replace(/[A-Za-z]{4,}/g, (word) => {
     const lower = word.toLowerCase();
-    if (LABEL_WORDS.includes(lower)) return word;
+    if (LABEL_WORDS.includes(lower) || NOT_LABEL_WORDS.has(lower)) return word;
     let best = '';
     let bestScore = 0;
     for (const w of LABEL_WORDS) {
