@@ -1,4 +1,4 @@
-import { minConfidence } from './rows';
+import { decimalRestored, minConfidence } from './rows';
 import type { RawResult } from './tableReader';
 import type { Cell, ResultReviewCode, ReviewReason, Row } from './types';
 import { flagKind, parseValueCell } from './values';
@@ -110,9 +110,11 @@ function toResult(name: string, fields: Partial<Record<Key, { text: string; row:
   const units = fields.units?.text || value.trailing;
   if (units) result.units = units;
   if (fields.range?.text) result.rangeText = fields.range.text;
-  const vc = minConfidence([fields.value!.row, fields.units?.row, fields.range?.row, fields.flag?.row].filter((r): r is Row => !!r).flatMap(valueCells));
+  const cells = [fields.value!.row, fields.units?.row, fields.range?.row, fields.flag?.row].filter((r): r is Row => !!r).flatMap(valueCells);
+  const vc = minConfidence(cells);
   const nc = minConfidence(valueCells(nameRow));
   if (vc !== undefined) result.valueConfidence = vc;
+  if (decimalRestored(cells)) result.decimalRestored = true;
   if (nc !== undefined) result.nameConfidence = nc;
   return result;
 }

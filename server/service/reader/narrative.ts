@@ -1,6 +1,6 @@
 import { matchLoinc, normalizeName, normalizeUnit } from './loinc';
 import { ANALYTES, type Analyte } from './loincTable';
-import { minConfidence } from './rows';
+import { decimalRestored, minConfidence } from './rows';
 import type { RawResult } from './tableReader';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
 import { isKnownQualitative, isLeader, LEADER_RUN, looksLikeUnit, parseValueCell, type FlagKind } from './values';
@@ -472,6 +472,7 @@ function readMention(sentence: string, m: Mention, clauseEnd: number, block: Blo
   const vc = minConfidence([{ items: valueItems } as Cell]);
   const nc = minConfidence([{ items: nameItems } as Cell]);
   if (vc !== undefined) result.valueConfidence = vc;
+  if (decimalRestored([{ items: valueItems } as Cell])) result.decimalRestored = true;
   if (nc !== undefined) result.nameConfidence = nc;
   return result;
 }

@@ -3,7 +3,9 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'tesseract.js';
+import { restoreDecimalPoint, type GreyImage } from './decimalPoints';
 import { ParseFailure, withTimeout } from './failure';
+import { loadCanvas } from './imagePrep';
 import type { PageText, TextItem } from './types';
 
 /**
@@ -96,11 +98,12 @@ async function recognizeNow(png: Buffer, pageNumber: number, size: { width: numb
       // width of a letter-size page (8.5 in) is the best guess there is.
       const resolution = dpi ?? Math.round(Math.min(size.width, size.height) / 8.5);
       await w.setParameters({ user_defined_dpi: String(Math.max(70, Math.min(1200, resolution))) });
-      // rotateAuto straightens slightly skewed scans so table rows stay rows.
-      return w.recognize(png, { rotateAuto: true }, { blocks: true, text: false });
+      // rotateAuto straightens slightly skewed scans so table rows stay rows. The grey image is
+      // the page as the engine saw it (straightened): its boxes are in that image's pixels.
+      return w.recognize(png, { rotateAuto: true }, { blocks: true, text: false, imageGrey: true });
     })();
     const { data } = await withTimeout(job, RECOGNIZE_TIMEOUT_MS, `OCR of page ${pageNumber}`, () => void dropWorker());
-    return toPage(data, pageNumber, size);
+    return toPage(data, pageNumber, size, await greyImage(data.imageGrey));
   } catch (err) {
     await dropWorker();
     if (err instanceof ParseFailure) throw err;
@@ -111,7 +114,19 @@ async function recognizeNow(png: Buffer, pageNumber: number, size: { width: numb
 
 type TesseractPage = Awaited<ReturnType<Worker['recognize']>>['data'];
 
-function toPage(data: TesseractPage, pageNumber: number, size: { width: number; height: number }): OcrPage {
+/** Decodes the engine's grey image (a PNG data URL); undefined if there is none. */
+async function greyImage(dataUrl: string | null | undefined): Promise<GreyImage | undefined> {
+  const comma = dataUrl?.indexOf(',') ?? -1;
+  if (!dataUrl || comma < 0) return undefined;
+  const { createCanvas, loadImage } = await loadCanvas();
+  const image = await loadImage(Buffer.from(dataUrl.slice(comma + 1), 'base64'));
+  const canvas = createCanvas(image.width, image.height);
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(image, 0, 0);
+  return { width: image.width, height: image.height, data: ctx.getImageData(0, 0, image.width, image.height).data };
+}
+
+function toPage(data: TesseractPage, pageNumber: number, size: { width: number; height: number }, grey?: GreyImage): OcrPage {
   const items: TextItem[] = [];
   let confSum = 0;
   for (const block of data.blocks ?? []) {
@@ -122,8 +137,10 @@ function toPage(data: TesseractPage, pageNumber: number, size: { width: number; 
         // rowHeight is about the font size (ascender to descender) of the line's text.
         const em = Math.max(line.rowAttributes?.rowHeight ?? 0, (line.bbox.y1 - line.bbox.y0) * 0.8, 8);
         for (const word of line.words) {
-          const text = word.text.trim();
+          let text = word.text.trim();
           if (!text) continue;
+          const restored = grey && restoreDecimalPoint({ ...word, text }, grey);
+          if (restored) text = restored;
           const cx = (word.bbox.x0 + word.bbox.x1) / 2;
           const symbolMin = word.symbols.length ? Math.min(...word.symbols.map((s) => s.confidence)) : word.confidence;
           // Character confidences of the LSTM engine stay high even on misreads; the word's
@@ -140,6 +157,7 @@ function toPage(data: TesseractPage, pageNumber: number, size: { width: number; 
             page: pageNumber,
             source: 'ocr',
             confidence,
+            ...(restored ? { decimalRestored: true } : {}),
           });
         }
       }

@@ -51,6 +51,9 @@ export function reviewResult({ raw, interpreted, loinc }: ResultForReview): Revi
       add('low_ocr_confidence', `The test name was read from an image with low confidence (${Math.round(raw.nameConfidence)}%).`);
     }
   }
+  if (raw.decimalRestored) {
+    add('decimal_suspect', `A decimal point in this row was printed too faintly for OCR and was read from the image's shading (the value reads ${value.value}): check it against the page.`);
+  }
   if (value.kind === 'unparseable') add('unparseable_value', `The value "${value.value}" is not a number or a known result word.`);
 
   flagRules(raw, interpreted, add);

@@ -55,6 +55,11 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
+/** Whether OCR put back a faint decimal point in any item of some cells (decimalPoints.ts). */
+export function decimalRestored(cells: readonly Cell[]): boolean {
+  return cells.some((c) => c.items.some((i) => i.decimalRestored));
+}
+
 /** Lowest OCR confidence of the items of some cells (undefined for text-layer PDFs). */
 export function minConfidence(cells: readonly Cell[]): number | undefined {
   let min: number | undefined;

@@ -1,7 +1,7 @@
 import { readPrintedDate } from '../../contract/printedDate';
 import { similarWords } from './fuzzy';
 import { matchLoinc } from './loinc';
-import { minConfidence } from './rows';
+import { decimalRestored, minConfidence } from './rows';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
 import { flagKind, isLeader, LEADER_RUN, parseRange, parseValueCell, type ValueCell } from './values';
 
@@ -46,6 +46,8 @@ export interface RawResult {
   /** OCR: lowest character confidence of the value, flag, units and range (undefined for text PDFs). */
   valueConfidence?: number;
   nameConfidence?: number;
+  /** OCR: a decimal point in the value's cells was read from faint shading, not from ink. */
+  decimalRestored?: boolean;
   source: 'text' | 'ocr';
 }
 
@@ -348,9 +350,11 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
   if (units) result.units = units;
   if (rangeText) result.rangeText = rangeText;
   if (panel) result.panel = panel;
-  const vc = minConfidence(valueItems.map((items) => ({ items }) as Cell));
+  const valueCells = valueItems.map((items) => ({ items }) as Cell);
+  const vc = minConfidence(valueCells);
   const nc = minConfidence([{ items: cols.name ?? [] } as unknown as Cell]);
   if (vc !== undefined) result.valueConfidence = vc;
+  if (decimalRestored(valueCells)) result.decimalRestored = true;
   if (nc !== undefined) result.nameConfidence = nc;
   return result;
 }
@@ -479,6 +483,7 @@ function readHeaderless(rows: Row[], boilerplate: Set<Row>, out: TableRead): Raw
     if (!result.units && value.trailing) result.units = value.trailing;
     const vc = minConfidence(rest);
     if (vc !== undefined) result.valueConfidence = vc;
+    if (decimalRestored(rest)) result.decimalRestored = true;
     results.push(result);
     used.add(row);
   }

@@ -158,6 +158,8 @@ export interface TextItem {
   source: 'text' | 'ocr';
   /** OCR only: the lowest character confidence in the word, 0..100. */
   confidence?: number;
+  /** OCR only: a decimal point the engine missed was put back from the page's shading (decimalPoints.ts). */
+  decimalRestored?: boolean;
 }
 
 export interface PageText {

@@ -1,0 +1,171 @@
+/**
+ * Decimal points that OCR did not see. A worn print head or a blurred scan leaves the point of
+ * "17.5" as a light grey speck that the engine's black-and-white threshold drops, so it reads
+ * "175"; a reviewer looking at the image still sees the point. This looks for that speck in the
+ * grey page, between two digits of a word read as a whole number:
+ * - the columns between the digits are open above (no ink in the upper 70 % of the digits' height),
+ *   as they are under a point and not under the foot of a "1" or the bar of a "2";
+ * - in the bottom band of those columns there is a darker spot, visibly darker than the paper;
+ * - the spot stands apart: lighter columns separate it from the digit on either side (a serif or a
+ *   digit's bowl joins its digit instead);
+ * - the opening is wider than the spacing of digits that touch (a point needs its own room).
+ * A point found this way is only a reading of shades, so the word keeps a note and its result is
+ * always sent to review (reviewReasons: decimal_suspect), with the restored value to check.
+ */
+
+export interface GreyImage {
+  width: number;
+  height: number;
+  /** RGBA pixels; the red channel is read as the grey level. */
+  data: Uint8ClampedArray | Uint8Array;
+}
+
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface OcrWord {
+  text: string;
+  bbox: Box;
+  symbols: { text: string; bbox: Box }[];
+}
+
+/** A whole number as OCR read it, maybe with a comparator before it and a flag glued after it ("105H"). */
+const WHOLE_NUMBER = /^([<>]?)(\d{2,6})([A-Za-z*!]{0,2})$/;
+
+/** Share of the digits' height, from the bottom, where a decimal point sits. */
+const POINT_BAND = 0.3;
+/** An opening above this share of the ink-to-paper contrast counts as paper. */
+const OPEN_ABOVE = 0.8;
+/** The spot must be at least this much darker than paper, as a share of the word's contrast. */
+const VISIBLE = 0.18;
+/** Lighter columns on both sides of the spot: at least this share of the spot's own contrast. */
+const APART = 0.35;
+/** Openings narrower than this share of the digits' height are the spacing of touching digits. */
+const MIN_OPENING = 0.2;
+/** A spot wider than this share of the height is not a point (a smudge, an underline). */
+const MAX_POINT_WIDTH = 0.45;
+/** Words whose ink and paper differ by less than this (grey levels) are not read for shades. */
+const MIN_CONTRAST = 60;
+
+/**
+ * The word's text with the decimal point put back, or undefined when there is no single,
+ * clear point between its digits.
+ */
+export function restoreDecimalPoint(word: OcrWord, image: GreyImage): string | undefined {
+  const m = WHOLE_NUMBER.exec(word.text);
+  if (!m || word.symbols.length !== word.text.length) return undefined;
+  const [, before, digits, after] = m as unknown as [string, string, string, string];
+  const digitBoxes = word.symbols.slice(before.length, before.length + digits.length).map((s) => s.bbox);
+  const x0 = Math.max(0, Math.min(...digitBoxes.map((b) => b.x0)));
+  const x1 = Math.min(image.width - 1, Math.max(...digitBoxes.map((b) => b.x1)));
+  const grey = (x: number, y: number) => image.data[(y * image.width + x) * 4]!;
+  // The engine's symbol boxes are sometimes taller than their digit: the digits' rows are taken
+  // from the ink instead.
+  const rows = inkRows(grey, x0, x1, Math.max(0, Math.min(...digitBoxes.map((b) => b.y0)) - 2), Math.min(image.height - 1, Math.max(...digitBoxes.map((b) => b.y1)) + 2));
+  if (!rows) return undefined;
+  const { top: y0, bottom, paper, contrast } = rows;
+  const h = bottom - y0 + 1;
+  if (h < 8 || x1 - x0 < h || contrast < MIN_CONTRAST) return undefined;
+  const y1 = Math.min(image.height - 1, bottom + Math.max(2, Math.round(h * 0.1)));
+  const split = Math.round(bottom - h * POINT_BAND);
+
+  const upper: number[] = [];
+  const lower: number[] = [];
+  for (let x = x0; x <= x1; x++) {
+    let u = 255;
+    let l = 255;
+    for (let y = y0; y < split; y++) u = Math.min(u, grey(x, y));
+    for (let y = split; y <= y1; y++) l = Math.min(l, grey(x, y));
+    upper.push(u);
+    lower.push(l);
+  }
+  const ink = paper - contrast;
+
+  const points: number[] = [];
+  for (const [start, end] of openings(upper, ink + OPEN_ABOVE * contrast)) {
+    // Interior only: a point after the last digit is a full stop, not a decimal point.
+    if (start === 0 || end === upper.length - 1 || end - start + 1 < MIN_OPENING * h) continue;
+    const at = point(lower.slice(start, end + 1), paper, contrast, h);
+    if (at === undefined) continue;
+    points.push(x0 + start + at);
+  }
+  if (points.length !== 1) return undefined;
+  // The point goes after every digit whose middle lies left of it.
+  const cut = digitBoxes.filter((b) => (b.x0 + b.x1) / 2 < points[0]!).length;
+  if (cut === 0 || cut === digits.length) return undefined;
+  return `${before}${digits.slice(0, cut)}.${digits.slice(cut)}${after}`;
+}
+
+/**
+ * The rows of the digits: the longest run of rows with ink in them (a row one pixel lighter
+ * inside the run does not break it), with the region's paper and ink-to-paper contrast.
+ */
+function inkRows(grey: (x: number, y: number) => number, x0: number, x1: number, y0: number, y1: number) {
+  const darkest: number[] = [];
+  for (let y = y0; y <= y1; y++) {
+    let d = 255;
+    for (let x = x0; x <= x1; x++) d = Math.min(d, grey(x, y));
+    darkest.push(d);
+  }
+  let paper = 0;
+  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) paper = Math.max(paper, grey(x, y));
+  const ink = Math.min(...darkest);
+  const contrast = paper - ink;
+  const isInk = darkest.map((d) => d <= ink + contrast / 2);
+  let best: [number, number] | undefined;
+  let start = -1;
+  for (let i = 0; i <= isInk.length; i++) {
+    const on = i < isInk.length && (isInk[i] || (start >= 0 && isInk[i + 1]));
+    if (on && start < 0) start = i;
+    if (!on && start >= 0) {
+      if (!best || i - 1 - start > best[1] - best[0]) best = [start, i - 1];
+      start = -1;
+    }
+  }
+  return best && { top: y0 + best[0], bottom: y0 + best[1], paper, contrast };
+}
+
+/** Runs of consecutive columns whose upper part is paper. */
+function openings(upper: number[], paperFrom: number): [number, number][] {
+  const runs: [number, number][] = [];
+  let start = -1;
+  upper.forEach((v, i) => {
+    if (v >= paperFrom) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      runs.push([start, i - 1]);
+      start = -1;
+    }
+  });
+  if (start >= 0) runs.push([start, upper.length - 1]);
+  return runs;
+}
+
+/**
+ * Column of a point-like spot in the bottom band of an opening, if there is one: the darkest
+ * column that is visibly dark and has lighter columns on both sides within the opening (the foot
+ * of a "1" at the opening's edge is dark too, but nothing lighter separates it from its digit).
+ */
+function point(lower: number[], paper: number, contrast: number, h: number): number | undefined {
+  let best: number | undefined;
+  for (let at = 0; at < lower.length; at++) {
+    const spot = lower[at]!;
+    const depth = paper - spot;
+    if (depth < VISIBLE * contrast || (best !== undefined && spot >= lower[best]!)) continue;
+    const lighter = spot + APART * depth;
+    if (Math.max(...lower.slice(0, at + 1)) < lighter || Math.max(...lower.slice(at)) < lighter) continue;
+    // The spot's width: the columns around it that are at least half as dark.
+    const half = spot + depth / 2;
+    let left = at;
+    let right = at;
+    while (left > 0 && lower[left - 1]! <= half) left--;
+    while (right < lower.length - 1 && lower[right + 1]! <= half) right++;
+    if (right - left + 1 > MAX_POINT_WIDTH * h) continue;
+    best = at;
+  }
+  return best;
+}
