@@ -7,6 +7,7 @@ import { Alert } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useDataProvider } from 'react-admin';
+import { pollMs } from '../components/polling';
 import type { LabdeskDataProvider } from '../providers/types';
 import type { ParserQueueStatus } from './types';
 
@@ -37,7 +38,7 @@ export const ParserQueueLine = () => {
   const { data, dataUpdatedAt, isError } = useQuery({
     queryKey: ['parser-jobs', 'queue'],
     queryFn: () => dataProvider.getParserQueue(),
-    refetchInterval: REFRESH_MS,
+    refetchInterval: pollMs(REFRESH_MS),
   });
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {

@@ -3,6 +3,7 @@
  * asking), whether it waits for a reviewer, and how far it got. `stage` and `status` may gain
  * values, so nothing here matches them exhaustively: an unknown value is simply "not one of these".
  */
+import { pollMs } from '../components/polling';
 import type { ParserJobRecord } from './types';
 
 /** How often the job page asks again while a report is being read. */
@@ -33,7 +34,7 @@ export function progressPercent(job: Pick<ParserJobRecord, 'progress'>): number 
   return typeof p === 'number' && Number.isFinite(p) ? Math.round(Math.min(1, Math.max(0, p)) * 100) : null;
 }
 
-export const jobPollInterval = (job: ParserJobRecord | null | undefined): number | false => (isInFlight(job) ? JOB_POLL_MS : false);
+export const jobPollInterval = (job: ParserJobRecord | null | undefined): number | false => (isInFlight(job) ? pollMs(JOB_POLL_MS) : false);
 
 export const listPollInterval = (jobs: readonly ParserJobRecord[] | null | undefined): number | false =>
-  jobs?.some((job) => isInFlight(job)) ? LIST_POLL_MS : false;
+  jobs?.some((job) => isInFlight(job)) ? pollMs(LIST_POLL_MS) : false;

@@ -12,6 +12,8 @@ import { desc, eq } from 'drizzle-orm';
 import { http } from 'msw';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parsingJobs } from '../../server/service/db/schema';
+import { setPollScale } from '../../src/components/polling';
+import { LIST_POLL_MS } from '../../src/parser-jobs/jobState';
 import type { StaffKey } from '../bff/harness';
 import { renderOnStack } from './renderApp';
 import { startRealStack, type RealStack, type SeenRequest } from './realStack';
@@ -38,8 +40,15 @@ let stack: RealStack;
 let listTeam: ParserTeam;
 /** The main team's patient, for the uploads. */
 let patient: string;
+/**
+ * The pages poll ten times as often as the dashboard does (the list every 300 ms, not 3 s; a job's
+ * page every 150 ms; the queue line every 500 ms): a test that proves polling stopped watches
+ * several of the list's intervals go by.
+ */
+const POLL_SCALE = 0.1;
 
 beforeAll(async () => {
+  setPollScale(POLL_SCALE);
   stack = await startRealStack();
   [patient] = (await stack.service.addUsers(stack.service.team, [{ clientUserId: 'pt-7f3a2c91' }, { clientUserId: 'pt-99b01d44' }])) as [string];
 
@@ -55,6 +64,7 @@ beforeAll(async () => {
   await readReport(service, listTeam.team, owner, { name: 'done.png' }, clean());
 }, 90_000);
 afterAll(async () => {
+  setPollScale();
   await stack?.close();
 });
 beforeEach(() => {
@@ -126,7 +136,7 @@ describe('the parser jobs list', () => {
     const line = await screen.findByTestId('parser-queue');
     expect(line).toHaveTextContent('3 reports waiting to be read · 1 being read · the oldest has waited 3 min.');
     expect(line).toHaveAttribute('role', 'status');
-    // The readers get through them; the next poll (every 5 s) finds the queue empty.
+    // The readers get through them; the next poll finds the queue empty.
     for (const id of uploads) await parseNow(service, id, doubtful());
     await waitFor(() => expect(screen.getByTestId('parser-queue')).toHaveTextContent('Nothing waiting to be read.'), { timeout: 8000 });
   });
@@ -181,15 +191,16 @@ describe('the parser jobs list', () => {
     await open('coordinator', '/parser-jobs', readingTeam);
     const bar = await screen.findByRole('progressbar', { name: 'Parsing progress' });
     expect(bar).toHaveAttribute('aria-valuenow', '20');
-    // The reader moves on: the list, asking again by itself (every 3 s), shows it.
+    // The reader moves on: the list, asking again by itself, shows it.
     await reading.progress(0.5);
     await waitFor(() => expect(screen.getByRole('progressbar', { name: 'Parsing progress' })).toHaveAttribute('aria-valuenow', '50'), { timeout: 6000 });
     // The reader is done; without anyone touching the page, the job is waiting for review.
     await reading.finish();
     expect(await screen.findByText('Awaiting review', {}, { timeout: 6000 })).toBeInTheDocument();
     expect(screen.queryByRole('progressbar', { name: 'Parsing progress' })).not.toBeInTheDocument();
+    // And the list stops asking: five of its intervals go by without a read.
     const reads = listCalls(stack.requests).length;
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    await new Promise((resolve) => setTimeout(resolve, 5 * LIST_POLL_MS * POLL_SCALE));
     expect(listCalls(stack.requests).length).toBe(reads);
   });
 });
@@ -272,7 +283,7 @@ describe('uploading a report', () => {
     expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '75');
     release();
 
-    // The job's page, where the reading of the report moves by itself (the page asks every 1.5 s).
+    // The job's page, where the reading of the report moves by itself (the page asks again while it is read).
     const parsing = await screen.findByRole('region', { name: 'Parsing' });
     expect(await screen.findByText(`scan.png (${TINY_PNG.length} bytes)`)).toBeInTheDocument();
     const [job] = await stack.service.db.select().from(parsingJobs).where(eq(parsingJobs.userId, patient)).orderBy(desc(parsingJobs.createdAt)).limit(1);

@@ -12,6 +12,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ACCESS_NOTES, behave, CHICAGO, placeHomeOrder, runConfirmation } from '../bff/appointmentsFixture';
 import type { WireOrder } from '../bff/ordersFixture';
 import { runConfirmJob } from '../../server/service/domain/appointments/confirmJob';
+import { setPollScale } from '../../src/components/polling';
+import { AWAITING_POLL_MS } from '../../src/orders/scheduling/appointmentState';
 import { renderOnStack } from './renderApp';
 import { startRealStack, type RealStack, type SeenRequest } from './realStack';
 import {
@@ -19,6 +21,7 @@ import {
   appointmentOf,
   availabilityAt,
   bookThroughService,
+  clockAtNext,
   clockJumpsDuringNext,
   dayName,
   findSlot,
@@ -45,6 +48,12 @@ const ZONE = 'America/Chicago';
 const PLACE: Place = { first_line: CHICAGO.first_line, city: CHICAGO.city, state: CHICAGO.state, zip: CHICAGO.zip_code, access_notes: ACCESS_NOTES };
 const FAST = { default: { latency_ms: 5, failure_rate: 0 } };
 const MINUTE = 60_000;
+/**
+ * The page polls ten times as often as the dashboard does (a booking the provider has not answered:
+ * every 200 ms, not 2 s): a test that proves polling stopped watches several of these go by.
+ */
+const POLL_SCALE = 0.1;
+const POLL_MS = AWAITING_POLL_MS * POLL_SCALE;
 
 // The runner's clock reads UTC, the patient's Chicago: a slot must never show in the runner's zone.
 const runnerZone = process.env.TZ;
@@ -53,14 +62,20 @@ let stack: RealStack;
 let patientId: string;
 /** Slots (provider|start) a test booked or will book, so each test takes its own. */
 const used = new Set<string>();
+/** Bookings still waiting for their provider when their test ended: they must have succeeded by the end of the file. */
+const settling: Promise<unknown>[] = [];
 
 beforeAll(async () => {
   process.env.TZ = 'UTC';
   stack = await startRealStack();
   [patientId] = (await stack.service.addUsers(stack.service.team, [{ clientUserId: 'pt-scheduling-ui' }])) as [string];
   await behave(stack.service, FAST);
+  setPollScale(POLL_SCALE);
 }, 90_000);
 afterAll(async () => {
+  setPollScale();
+  // Bookings a test left to settle in the background (see 'shows an indeterminate bar').
+  await Promise.all(settling.splice(0));
   await stack?.close();
   if (runnerZone === undefined) delete process.env.TZ;
   else process.env.TZ = runnerZone;
@@ -251,8 +266,8 @@ describe('the slot calendar on an at-home order', () => {
 
 describe('asynchronous confirmation', () => {
   it('shows the wait as a progress bar against the timeout, and updates to confirmed by itself', async () => {
-    // provider_1 answers 4 s after a booking: after the 2.5 s quick wait, the booking is pending.
-    await behave(service(), { ...FAST, provider_1: { latency_ms: 4000 } });
+    // provider_1 answers a minute after a booking: after the 2.5 s quick wait, the booking is pending.
+    await behave(service(), { ...FAST, provider_1: { latency_ms: MINUTE } });
     const order = await newOrder();
     const { slot, date } = await pickSlot();
     const { user } = await openOrder(order);
@@ -280,18 +295,23 @@ describe('asynchronous confirmation', () => {
       async_confirmation_timeout_millisecond: 1_800_000,
     });
 
-    // The service's job worker reads the provider's answer once it is due (this stack runs no worker).
+    // The service's job worker (this stack runs none): now, the provider has not answered yet; its
+    // run a minute on, once the answer is due, reads it.
     const { id } = await appointmentOf(service(), team(), order.id);
-    await waitFor(async () => expect((await runConfirmation(service(), id)).outcome).toBe('confirmed'), { timeout: 8000, interval: 500 });
+    expect((await runConfirmation(service(), id)).outcome).toBe('waiting');
+    expect(screen.getByTestId('awaiting-provider')).toBeInTheDocument();
+    const polled = appointmentReads(order).length;
+    await waitFor(() => expect(appointmentReads(order).length).toBeGreaterThan(polled)); // still polling
+    expect((await runConfirmJob(service().db, { appointment_id: id }, () => new Date(Date.now() + MINUTE))).outcome).toBe('confirmed');
 
-    // Polled every ~2 s until the provider answered; then a clear message, and the order moved on.
+    // Polled until the provider answered; then a clear message, and the order moved on.
     expect(await screen.findByText('Provider 1 confirmed the appointment.', {}, { timeout: 8000 })).toBeInTheDocument();
     expect(screen.queryByTestId('awaiting-provider')).not.toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Current appointment' })).getByText('Confirmed')).toBeInTheDocument();
     expect(await within(screen.getByLabelText('Order status')).findByText('Appointment scheduled', {}, { timeout: 5000 })).toBeInTheDocument();
-    // And no more polling.
+    // And no more polling: five poll intervals go by without a read.
     const reads = appointmentReads(order).length;
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await new Promise((resolve) => setTimeout(resolve, 5 * POLL_MS));
     expect(appointmentReads(order).length).toBe(reads);
   }, 45_000);
 
@@ -304,8 +324,13 @@ describe('asynchronous confirmation', () => {
     await calendar();
     await clickSlot(user, date, slot);
     await user.click(screen.getByRole('checkbox', { name: 'Confirm asynchronously' }));
+    // The shortest quick wait (1 s): the booking is pending either way.
+    const quick = screen.getByLabelText(/Wait for a quick answer \(seconds\)/);
+    await user.clear(quick);
+    await user.type(quick, '1');
     await user.click(screen.getByRole('button', { name: 'Book' }));
     await screen.findByTestId('awaiting-provider', {}, { timeout: 8000 });
+    expect(calls(order, 'book')[0]!.body).toMatchObject({ async_confirmation: true, sync_confirmation_timeout_millisecond: 1000 });
 
     // The job worker's run after the timeout (16 minutes on): the attempt is cancelled.
     const { id } = await appointmentOf(service(), team(), order.id);
@@ -327,18 +352,17 @@ describe('asynchronous confirmation', () => {
     const order = await newOrder();
     const { slot } = await pickSlot();
     const booking = bookThroughService(service(), team(), order.id, slot.booking_key);
-    try {
-      await waitFor(async () => expect((await appointmentOf(service(), team(), order.id)).status).toBe('reserved'), { timeout: 4000, interval: 100 });
-      await behave(service(), FAST);
-      await openOrder(order);
-      const waiting = await screen.findByTestId('awaiting-provider', {}, { timeout: 5000 });
-      expect(within(waiting).getByRole('progressbar')).not.toHaveAttribute('aria-valuenow');
-      // A booking the provider has not confirmed cannot be moved: the reason is said.
-      expect(screen.getByRole('button', { name: 'Reschedule' })).toBeDisabled();
-      expect(screen.getByTestId('reschedule-blocked')).toHaveTextContent('it cannot be moved while the provider has not confirmed it');
-    } finally {
-      await booking;
-    }
+    // It confirms 8 s on, while later tests run; the file's end waits for it (and fails if it failed).
+    settling.push(booking);
+    booking.catch(() => undefined); // a failure is the file's end's to report, not an unhandled rejection
+    await waitFor(async () => expect((await appointmentOf(service(), team(), order.id)).status).toBe('reserved'), { timeout: 4000, interval: 100 });
+    await behave(service(), FAST);
+    await openOrder(order);
+    const waiting = await screen.findByTestId('awaiting-provider', {}, { timeout: 5000 });
+    expect(within(waiting).getByRole('progressbar')).not.toHaveAttribute('aria-valuenow');
+    // A booking the provider has not confirmed cannot be moved: the reason is said.
+    expect(screen.getByRole('button', { name: 'Reschedule' })).toBeDisabled();
+    expect(screen.getByTestId('reschedule-blocked')).toHaveTextContent('it cannot be moved while the provider has not confirmed it');
   }, 30_000);
 });
 
@@ -388,8 +412,10 @@ describe('slots that expired or went', () => {
     // Seconds before a slot starts, its key expires at its start (before the usual 15 minutes).
     const { slot } = await pickSlot({ places: 1 });
     used.delete(`${slot.provider}|${slot.start}`);
-    setClock(Date.parse(slot.start) - 6000);
+    setClock(Date.parse(slot.start) - MINUTE);
     const order = await newOrder();
+    // However long the page takes to open, it asks for the slots 3 s before that one starts.
+    clockAtNext(stack, 'post', `/api/orders/${order.id}/appointment/availability`, Date.parse(slot.start) - 3000);
     await openOrder(order);
     await calendar();
     expect(calls(order, 'availability')).toHaveLength(1);

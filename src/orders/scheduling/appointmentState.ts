@@ -4,6 +4,7 @@
  */
 import { AWAITING_PROVIDER_STATUSES } from '../../components/AppointmentStatusChip';
 import type { AppointmentRecord } from '../../appointments/types';
+import { pollMs } from '../../components/polling';
 
 /** Polling a booking the provider has not answered yet. */
 export const AWAITING_POLL_MS = 2000;
@@ -22,7 +23,7 @@ export const isAwaitingProvider = (appointment: AppointmentRecord | null | undef
 /** How often to read the appointment again; false once the provider has answered. */
 export function pollInterval(appointment: AppointmentRecord | null | undefined): number | false {
   if (!isAwaitingProvider(appointment)) return false;
-  return isRequest(appointment) ? REQUEST_POLL_MS : AWAITING_POLL_MS;
+  return pollMs(isRequest(appointment) ? REQUEST_POLL_MS : AWAITING_POLL_MS);
 }
 
 /** The async confirmation timeout the booking was made with (ms), if it says. */

@@ -229,6 +229,21 @@ export function clockJumpsDuringNext(stack: RealStack, method: 'post' | 'get', p
   );
 }
 
+/** When the next request matching `method` and `path` is made, the clock reads `at` (ms) and runs on from there. */
+export function clockAtNext(stack: RealStack, method: 'post' | 'get', path: string, at: number) {
+  stack.msw.use(
+    http[method](
+      `*${path}`,
+      () => {
+        setClock(at);
+        // Nothing answered here: the request goes on to the real BFF.
+        return undefined;
+      },
+      { once: true },
+    ),
+  );
+}
+
 /**
  * Answers `POST …/appointment/availability` with the real BFF's answer minus the slots' `provider`,
  * as a deployment without that extension of ours would (the real stack always names it). The
