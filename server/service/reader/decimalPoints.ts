@@ -46,6 +46,8 @@ const VISIBLE = 0.18;
 const APART = 0.35;
 /** Openings narrower than this share of the digits' height are the spacing of touching digits. */
 const MIN_OPENING = 0.2;
+/** A spot narrower than this share of the height (or 2 px) is grain, not a point. */
+const MIN_POINT_WIDTH = 0.08;
 /** A spot wider than this share of the height is not a point (a smudge, an underline). */
 const MAX_POINT_WIDTH = 0.45;
 /** Words whose ink and paper differ by less than this (grey levels) are not read for shades. */
@@ -86,9 +88,12 @@ export function restoreDecimalPoint(word: OcrWord, image: GreyImage): string | u
   const ink = paper - contrast;
 
   const points: number[] = [];
-  for (const [start, end] of openings(upper, ink + OPEN_ABOVE * contrast)) {
-    // Interior only: a point after the last digit is a full stop, not a decimal point.
-    if (start === 0 || end === upper.length - 1 || end - start + 1 < MIN_OPENING * h) continue;
+  // Interior only: a point after the last digit is a full stop, not a decimal point.
+  const interior = openings(upper, ink + OPEN_ABOVE * contrast).filter(([start, end]) => start > 0 && end < upper.length - 1);
+  const width = ([start, end]: [number, number]) => end - start + 1;
+  for (const opening of interior) {
+    const [start, end] = opening;
+    if (width(opening) < MIN_OPENING * h) continue;
     const at = point(lower.slice(start, end + 1), paper, contrast, h);
     if (at === undefined) continue;
     points.push(x0 + start + at);
@@ -164,7 +169,8 @@ function point(lower: number[], paper: number, contrast: number, h: number): num
     let right = at;
     while (left > 0 && lower[left - 1]! <= half) left--;
     while (right < lower.length - 1 && lower[right + 1]! <= half) right++;
-    if (right - left + 1 > MAX_POINT_WIDTH * h) continue;
+    const spotWidth = right - left + 1;
+    if (spotWidth > MAX_POINT_WIDTH * h || spotWidth < Math.max(2, MIN_POINT_WIDTH * h)) continue;
     best = at;
   }
   return best;

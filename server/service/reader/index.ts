@@ -11,7 +11,7 @@ import { openPdf, pageText } from './pdfText';
 import { renderPage } from './pdfRender';
 import { reviewReport, reviewResult } from './reviewReasons';
 import { consistencyReasons } from './consistency';
-import { buildRows } from './rows';
+import { buildRows, withoutRestoredPoints } from './rows';
 import { sniffUpload } from './sniff';
 import { readTables } from './tableReader';
 import type { LabReportResult, PageText, ParseOptions, ParseOutcome, ParseStage, ResultReviewCode, ReviewReason } from './types';
@@ -94,7 +94,7 @@ async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | 
   const rest = table.otherRows.filter((row) => !blocks.used.has(row));
   // Results written as sentences or bullets, outside the tables (letters, portal printouts).
   table.results.push(...readNarrative(rest, table.results));
-  const { metadata, missing } = extractMetadata(rest);
+  const { metadata, missing } = extractMetadata(rest.map(withoutRestoredPoints));
   // A cumulative report's results are those of its newest collection: its date and accession are the report's.
   if (table.newestCollection) {
     metadata.date_collected = table.newestCollection.date;

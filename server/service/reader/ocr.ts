@@ -157,7 +157,7 @@ function toPage(data: TesseractPage, pageNumber: number, size: { width: number; 
             page: pageNumber,
             source: 'ocr',
             confidence,
-            ...(restored ? { decimalRestored: true } : {}),
+            ...(restored ? { unrestoredText: word.text.trim() } : {}),
           });
         }
       }

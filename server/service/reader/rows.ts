@@ -57,7 +57,18 @@ export function median(values: number[]): number {
 
 /** Whether OCR put back a faint decimal point in any item of some cells (decimalPoints.ts). */
 export function decimalRestored(cells: readonly Cell[]): boolean {
-  return cells.some((c) => c.items.some((i) => i.decimalRestored));
+  return cells.some((c) => c.items.some((i) => i.unrestoredText !== undefined));
+}
+
+/** The row as OCR read it, without restored decimal points (for metadata: postcodes, phone numbers). */
+export function withoutRestoredPoints(row: Row): Row {
+  if (!row.cells.some((c) => decimalRestored([c]))) return row;
+  const cells = row.cells.map((c) => {
+    let text = c.text;
+    for (const i of c.items) if (i.unrestoredText !== undefined) text = text.replace(i.text, i.unrestoredText);
+    return { ...c, text, items: c.items.map((i) => (i.unrestoredText === undefined ? i : { ...i, text: i.unrestoredText })) };
+  });
+  return { ...row, cells, text: cells.map((c) => c.text).join('  ') };
 }
 
 /** Lowest OCR confidence of the items of some cells (undefined for text-layer PDFs). */

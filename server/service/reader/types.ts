@@ -158,8 +158,12 @@ export interface TextItem {
   source: 'text' | 'ocr';
   /** OCR only: the lowest character confidence in the word, 0..100. */
   confidence?: number;
-  /** OCR only: a decimal point the engine missed was put back from the page's shading (decimalPoints.ts). */
-  decimalRestored?: boolean;
+  /**
+   * OCR only: what the engine read, when a decimal point it missed was put back from the page's
+   * shading (decimalPoints.ts); `text` then has the point. Metadata is read from this text: a
+   * postcode is not a decimal number.
+   */
+  unrestoredText?: string;
 }
 
 export interface PageText {

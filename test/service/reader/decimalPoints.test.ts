@@ -1,6 +1,8 @@
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { restoreDecimalPoint, type OcrWord } from '../../../server/service/reader/decimalPoints';
+import { decimalRestored, withoutRestoredPoints } from '../../../server/service/reader/rows';
+import { page } from './helpers';
 
 /**
  * The decimal-point finder on words drawn here, as a worn print head prints them: digits in
@@ -14,7 +16,7 @@ interface Drawn {
   /** Grey level of each character (0 black .. 255 white); the point of "4.6" drawn at 200 is faint. */
   grey?: Record<number, number>;
   /** Also draw a spot here (x offset from the start, y offset from the baseline, grey). */
-  spot?: { dx: number; dy: number; grey: number };
+  spot?: { dx: number; dy: number; grey: number; size?: number };
 }
 
 function draw({ text, grey = {}, spot }: Drawn, read: string) {
@@ -41,7 +43,7 @@ function draw({ text, grey = {}, spot }: Drawn, read: string) {
   });
   if (spot) {
     ctx.fillStyle = `rgb(${spot.grey},${spot.grey},${spot.grey})`;
-    ctx.fillRect(20 + spot.dx, baseline + spot.dy, 5, 5);
+    ctx.fillRect(20 + spot.dx, baseline + spot.dy, spot.size ?? 5, spot.size ?? 5);
   }
   const image = { width: 400, height: 100, data: ctx.getImageData(0, 0, 400, 100).data };
   const bbox = { x0: symbols[0]!.bbox.x0, x1: symbols.at(-1)!.bbox.x1, y0: Math.min(...symbols.map((s) => s.bbox.y0)), y1: Math.max(...symbols.map((s) => s.bbox.y1)) };
@@ -77,10 +79,24 @@ describe('restoreDecimalPoint', () => {
     // A speck at mid-height between two digits spaced apart; the same speck on the baseline is a point.
     expect(draw({ text: '4 6', spot: { dx: 26, dy: -20, grey: 150 } }, '46')).toBeUndefined();
     expect(draw({ text: '4 6', spot: { dx: 26, dy: -5, grey: 150 } }, '46')).toBe('4.6');
+    // A grain of one pixel on the baseline is not a point.
+    expect(draw({ text: '4 6', spot: { dx: 26, dy: -2, grey: 100, size: 1 } }, '46')).toBeUndefined();
   });
 
   it('leaves words that are not whole numbers alone', () => {
     expect(draw({ text: '4.6' }, '4.6')).toBeUndefined();
     expect(draw({ text: 'mg' }, 'mg')).toBeUndefined();
+  });
+});
+
+describe('rows with a restored point', () => {
+  it('are read for metadata as OCR read them (a postcode is not a decimal number), and the result cells know', () => {
+    const [row] = page([[100, [[40, 'Reno,'], [70, 'NV'], [85, '895.02']]]], 1, { confidence: 90 });
+    const item = row!.cells.flatMap((c) => c.items).find((i) => i.text === '895.02')!;
+    item.unrestoredText = '89502';
+    expect(decimalRestored(row!.cells)).toBe(true);
+    expect(withoutRestoredPoints(row!).text).toContain('89502');
+    expect(withoutRestoredPoints(row!).text).not.toContain('895.02');
+    expect(row!.text).toContain('895.02');
   });
 });
