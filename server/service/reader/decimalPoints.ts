@@ -46,7 +46,7 @@ const VISIBLE = 0.18;
 const APART = 0.35;
 /** Openings narrower than this share of the digits' height are the spacing of touching digits. */
 const MIN_OPENING = 0.2;
-/** A spot narrower than this share of the height (or 2 px) is grain, not a point. */
+/** A spot narrower or lower than this share of the height (or 2 px) is grain, not a point. */
 const MIN_POINT_WIDTH = 0.08;
 /** A spot wider than this share of the height is not a point (a smudge, an underline). */
 const MAX_POINT_WIDTH = 0.45;
@@ -94,7 +94,20 @@ export function restoreDecimalPoint(word: OcrWord, image: GreyImage): string | u
   for (const opening of interior) {
     const [start, end] = opening;
     if (width(opening) < MIN_OPENING * h) continue;
-    const at = point(lower.slice(start, end + 1), paper, contrast, h);
+    // The rows of the band where a spot between columns a and b is at least as dark as `level`.
+    const rowsDarker = (a: number, b: number, level: number) => {
+      let n = 0;
+      for (let y = split; y <= y1; y++) {
+        for (let x = x0 + start + a; x <= x0 + start + b; x++) {
+          if (grey(x, y) <= level) {
+            n++;
+            break;
+          }
+        }
+      }
+      return n;
+    };
+    const at = point(lower.slice(start, end + 1), paper, contrast, h, rowsDarker);
     if (at === undefined) continue;
     points.push(x0 + start + at);
   }
@@ -155,7 +168,7 @@ function openings(upper: number[], paperFrom: number): [number, number][] {
  * column that is visibly dark and has lighter columns on both sides within the opening (the foot
  * of a "1" at the opening's edge is dark too, but nothing lighter separates it from its digit).
  */
-function point(lower: number[], paper: number, contrast: number, h: number): number | undefined {
+function point(lower: number[], paper: number, contrast: number, h: number, rowsDarker: (a: number, b: number, level: number) => number): number | undefined {
   let best: number | undefined;
   for (let at = 0; at < lower.length; at++) {
     const spot = lower[at]!;
@@ -171,6 +184,9 @@ function point(lower: number[], paper: number, contrast: number, h: number): num
     while (right < lower.length - 1 && lower[right + 1]! <= half) right++;
     const spotWidth = right - left + 1;
     if (spotWidth > MAX_POINT_WIDTH * h || spotWidth < Math.max(2, MIN_POINT_WIDTH * h)) continue;
+    // A point is about as tall as it is wide; a scrap of grain or of a serif is a flat line.
+    const spotHeight = rowsDarker(left, right, half);
+    if (spotHeight < Math.max(2, MIN_POINT_WIDTH * h, spotWidth / 2)) continue;
     best = at;
   }
   return best;

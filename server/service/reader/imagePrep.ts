@@ -102,6 +102,8 @@ export async function prepareForOcr(source: Canvas, budget: OcrBudget, pageNumbe
   // The median is taken after upscaling, where a decimal point is several pixels wide and survives.
   if (noiseLevel(grey, w) > NOISY) grey = median3(grey, w, h);
   stretch(grey);
+  whitenPaper(grey, w, h);
+  despeckle(grey, w, h);
   for (let i = 0, j = 0; j < grey.length; i += 4, j++) {
     image.data[i] = image.data[i + 1] = image.data[i + 2] = grey[j]!;
     image.data[i + 3] = 255;
@@ -171,12 +173,136 @@ function median3(src: Uint8Array, w: number, h: number): Uint8Array {
   return out;
 }
 
+/**
+ * Paper grain to plain white: every pixel within 3.5 standard deviations of grain of the
+ * paper's grey becomes 255. The engine picks its black-and-white threshold from the page's
+ * histogram; on a page that is mostly grainy paper (a fax's last page) that threshold falls
+ * inside the grain and the page turns into thousands of specks (40 s of OCR for two lines).
+ * Ink, even faint (a decimal point printed light grey), is darker than that and stays grey.
+ */
+function whitenPaper(grey: Uint8Array, w: number, h: number) {
+  // Paper is most of any stretch of a page: the median of a tile is its paper's grey, and the
+  // spread of its darker half (median to first quartile, 0.674 standard deviations of a normal
+  // grain) its grain. Measured per tile, so that uneven light shows.
+  const TILE = 128;
+  const papers: number[] = [];
+  const grains: number[] = [];
+  const hist = new Uint32Array(256);
+  for (let ty = 0; ty + TILE <= h; ty += TILE) {
+    for (let tx = 0; tx + TILE <= w; tx += TILE) {
+      hist.fill(0);
+      for (let y = ty; y < ty + TILE; y++) for (let x = tx; x < tx + TILE; x++) hist[grey[y * w + x]!]!++;
+      const paper = percentile(hist, TILE * TILE, 0.5);
+      papers.push(paper);
+      grains.push((paper - percentile(hist, TILE * TILE, 0.25)) / 0.674);
+    }
+  }
+  if (!papers.length) return;
+  const sorted = (v: number[]) => [...v].sort((a, b) => a - b);
+  const p = sorted(papers);
+  const grain = sorted(grains)[grains.length >> 1]!;
+  const paper = p[p.length >> 1]!;
+  // Uneven light (a photo's shadow): one threshold for the page would take the ink of its bright
+  // part for paper. Left to the engine's own thresholding.
+  if (p[Math.floor(p.length * 0.9)]! - p[Math.floor(p.length * 0.1)]! > Math.max(8, 1.5 * grain)) return;
+  const from = paper - 3.5 * grain;
+  if (from >= paper) return;
+  for (let i = 0; i < grey.length; i++) if (grey[i]! > from) grey[i] = 255;
+}
+
+/** Grey level below which a pixel counts as ink when looking for specks. */
+const SPECK_INK = 160;
+
+/**
+ * Removes dust far from any text (a fax's or a photocopier's specks): small blots of ink with no
+ * larger ink (a letter, a rule) within about half a letter's height. The engine takes every speck
+ * for a possible letter: an empty page of fax dust cost 40 s of OCR, and dust beside a table
+ * becomes stray characters. A decimal point, the dot of an i and a full stop always sit near the
+ * letters they belong to, so they stay; dust in a cluster of dust does not count as text.
+ */
+function despeckle(grey: Uint8Array, w: number, h: number) {
+  // At OCR size a letter-size page is 2500-3400 px wide: a letter is 30-45 px high.
+  const reach = Math.max(4, Math.round(w / 120));
+  const maxSpeck = Math.max(4, Math.round((w / 400) ** 2));
+  // 0 = not yet seen, 1 = part of a small blot, 2 = part of larger ink.
+  const state = new Uint8Array(w * h);
+  const stack = new Int32Array(w * h);
+  /** Small blots: [start, end) in smallPixels, and their box x0, y0, x1, y1. */
+  const blots: number[][] = [];
+  let smallCount = 0;
+  const smallPixels = new Int32Array(w * h);
+  for (let start = 0; start < grey.length; start++) {
+    if (grey[start]! >= SPECK_INK || state[start]) continue;
+    // Flood fill (8 neighbours) of one blot; its pixels end up in stack[0..n).
+    let n = 0;
+    let top = 0;
+    stack[n++] = start;
+    state[start] = 1;
+    let x0 = w;
+    let y0 = h;
+    let x1 = 0;
+    let y1 = 0;
+    while (top < n) {
+      const i = stack[top++]!;
+      const x = i % w;
+      const y = (i - x) / w;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= h) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= w) continue;
+          const j = yy * w + xx;
+          if (state[j] || grey[j]! >= SPECK_INK) continue;
+          state[j] = 1;
+          stack[n++] = j;
+        }
+      }
+    }
+    if (n > maxSpeck) {
+      for (let k = 0; k < n; k++) state[stack[k]!] = 2;
+    } else {
+      blots.push([smallCount, smallCount + n, x0, y0, x1, y1]);
+      for (let k = 0; k < n; k++) smallPixels[smallCount++] = stack[k]!;
+    }
+  }
+  if (!blots.length) return;
+  // Summed-area table of the larger ink: is there any within reach of a blot?
+  const W = w + 1;
+  const sat = new Int32Array(W * (h + 1));
+  for (let y = 0; y < h; y++) {
+    let rowSum = 0;
+    for (let x = 0; x < w; x++) {
+      if (state[y * w + x] === 2) rowSum++;
+      sat[(y + 1) * W + x + 1] = sat[y * W + x + 1]! + rowSum;
+    }
+  }
+  for (const [from, to, bx0, by0, bx1, by1] of blots as [number, number, number, number, number, number][]) {
+    const ax = Math.max(0, bx0 - reach);
+    const ay = Math.max(0, by0 - reach);
+    const zx = Math.min(w, bx1 + reach + 1);
+    const zy = Math.min(h, by1 + reach + 1);
+    const near = sat[zy * W + zx]! - sat[ay * W + zx]! - sat[zy * W + ax]! + sat[ay * W + ax]!;
+    if (near === 0) for (let k = from; k < to; k++) grey[smallPixels[k]!] = 255;
+  }
+}
+
+/** Grey levels between the black and white points at the least: a gain of at most 255/100. */
+const MIN_STRETCH_RANGE = 100;
+
 /** Darkest 1% -> black, lightest 5% -> white, linear in between. */
 function stretch(grey: Uint8Array) {
   const hist = new Uint32Array(256);
   for (const g of grey) hist[g]!++;
-  const lo = percentile(hist, grey.length, 0.01);
-  const hi = Math.max(lo + 1, percentile(hist, grey.length, 0.95));
+  const hi = percentile(hist, grey.length, 0.95);
+  // On a page with little text the darkest 1% is the paper's own grain: stretched to black it
+  // would bury the few lines in noise. The gain is capped (a faded copy with ink at 130 on paper
+  // at 230 still becomes black on white).
+  const lo = Math.max(0, Math.min(percentile(hist, grey.length, 0.01), hi - MIN_STRETCH_RANGE));
   const k = 255 / (hi - lo);
   for (let i = 0; i < grey.length; i++) grey[i] = Math.max(0, Math.min(255, (grey[i]! - lo) * k));
 }

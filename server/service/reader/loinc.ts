@@ -116,6 +116,18 @@ function ocrSpelling(analyte: Analyte, units: string | undefined): { spec: UnitS
     const spelling = spellings.sort((a, b) => looks(b) - looks(a))[0];
     if (spelling) return { spec, spelling };
   }
+  // A slash read as a letter ("mgidL", "KfuL", "cellsfuL" for mg/dL, K/uL, cells/uL): the analyte's
+  // own unit with one look-alike of a slash put back, in a unit that has none.
+  if (units && !units.includes('/')) {
+    for (let i = 1; i < units.length - 1; i++) {
+      if (!SLASH_LOOKALIKES.test(units[i]!)) continue;
+      const slashed = normalizeUnit(`${units.slice(0, i)}/${units.slice(i + 1)}`);
+      for (const spec of analyte.units) {
+        const spelling = spec.units.find((u) => u && normalizeUnit(u) === slashed);
+        if (spelling) return { spec, spelling };
+      }
+    }
+  }
   // One stray character beside one of the analyte's units: a doubled letter or a speck ("Xx10E3/uL",
   // "x10E6/ulL", "mg/dL."). Never a unit labs print (IU/mL is no damaged mIU/mL), and only when one
   // unit of the analyte is that close.
@@ -123,6 +135,9 @@ function ocrSpelling(analyte: Analyte, units: string | undefined): { spec: UnitS
   const near = analyte.units.flatMap((spec) => spec.units.filter((u) => u && oneStrayCharacter(ocrUnitKey(u), key)).map((spelling) => ({ spec, spelling })));
   return near.length && near.every((n) => n.spec === near[0]!.spec) ? near[0] : undefined;
 }
+
+/** What OCR makes of a slash between letters. */
+const SLASH_LOOKALIKES = /[fijlt1|!I(]/;
 
 const KNOWN_UNITS = new Set(ANALYTES.flatMap((a) => a.units.flatMap((spec) => spec.units.map(normalizeUnit))));
 

@@ -131,6 +131,13 @@ describe('matching printed names', () => {
     // The caret of a power of ten, read as a 7.
     expect(matchLoinc('White Cell Count', { units: 'x1079/L', ocr: true }).unitCorrected).toBe('x10^9/L');
     expect(matchLoinc('Red Cell Count', { units: 'x10712/L', ocr: true }).unitCorrected).toBe('x10^12/L');
+    // A slash read as a letter.
+    expect(matchLoinc('Cholesterol, Total', { units: 'mgidL', ocr: true }).unitCorrected).toBe('mg/dL');
+    expect(matchLoinc('MCHC', { units: 'gfdL', ocr: true }).unitCorrected).toBe('g/dL');
+    expect(matchLoinc('Eosinophils, Absolute', { units: 'KfuL', ocr: true }).unitCorrected).toBe('K/uL');
+    expect(matchLoinc('Cholesterol, Total', { units: 'mgidL' }).unitCorrected).toBeUndefined();
+    // Only into the analyte's own unit: glucose is not in g/L because "gfL" could be one.
+    expect(matchLoinc('Glucose', { units: 'gfL', ocr: true }).unitCorrected).toBeUndefined();
   });
 
   it('normalises names the way labs vary them', () => {

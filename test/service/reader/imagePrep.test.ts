@@ -1,0 +1,80 @@
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { describe, expect, it } from 'vitest';
+import { prepareForOcr } from '../../../server/service/reader/imagePrep';
+import { OcrBudget } from '../../../server/service/reader/limits';
+
+/**
+ * The page clean-up before OCR, on pages drawn here at OCR size (2550 × 3300, a letter page at
+ * 300 dpi): what the engine gets must keep every mark of the text, decimal points included, and
+ * lose the dust and grain that cost it time and stray characters.
+ */
+const W = 2550;
+const H = 3300;
+
+/** A seeded generator, so the grain is the same on every run. */
+function random(seed: number) {
+  return () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+}
+
+function page(opts: { paper: number; grain: number; dust: number; ink: number }) {
+  const canvas = createCanvas(W, H);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = `rgb(${opts.paper},${opts.paper},${opts.paper})`;
+  ctx.fillRect(0, 0, W, H);
+  ctx.fillStyle = `rgb(${opts.ink},${opts.ink},${opts.ink})`;
+  ctx.font = '40px sans-serif';
+  ctx.fillText('Potassium 4.5 mmol/L', 200, 300);
+  const image = ctx.getImageData(0, 0, W, H);
+  const rnd = random(7);
+  for (let i = 0; i < image.data.length; i += 4) {
+    let v = image.data[i]! + (rnd() + rnd() + rnd() - 1.5) * 2 * opts.grain;
+    if (rnd() < opts.dust) v = 0;
+    image.data[i] = image.data[i + 1] = image.data[i + 2] = Math.max(0, Math.min(255, v));
+  }
+  ctx.putImageData(image, 0, 0);
+  return canvas;
+}
+
+async function prepared(canvas: ReturnType<typeof page>) {
+  const out = await prepareForOcr(canvas, new OcrBudget(), 1);
+  const img = await loadImage(out.png);
+  const c = createCanvas(img.width, img.height);
+  c.getContext('2d').drawImage(img, 0, 0);
+  const data = c.getContext('2d').getImageData(0, 0, img.width, img.height).data;
+  return { at: (x: number, y: number) => data[(y * img.width + x) * 4]!, width: img.width, height: img.height, data };
+}
+
+/** Share of dark pixels (< 128) in a box. */
+function inkShare(p: Awaited<ReturnType<typeof prepared>>, x0: number, y0: number, x1: number, y1: number) {
+  let dark = 0;
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (p.at(x, y) < 128) dark++;
+  return dark / ((x1 - x0) * (y1 - y0));
+}
+
+describe('prepareForOcr', () => {
+  it('removes fax dust and grain far from the text, and keeps the text with its decimal point', async () => {
+    const p = await prepared(page({ paper: 235, grain: 12, dust: 0.003, ink: 40 }));
+    // The empty lower half of the page: no dust and no grain left for the engine.
+    expect(inkShare(p, 0, 1500, W, H)).toBe(0);
+    // The text line is still there, decimal point included: "4.5" has ink between its digits at the baseline.
+    expect(inkShare(p, 200, 265, 800, 305)).toBeGreaterThan(0.1);
+    const ctx = createCanvas(10, 10).getContext('2d');
+    ctx.font = '40px sans-serif';
+    const pointX = 200 + Math.round(ctx.measureText('Potassium 4').width) + 5;
+    let pointInk = 0;
+    for (let y = 290; y <= 300; y++) for (let x = pointX - 4; x <= pointX + 4; x++) if (p.at(x, y) < 160) pointInk++;
+    expect(pointInk).toBeGreaterThan(3);
+  });
+
+  it('does not turn the grain of a nearly empty page into black and white noise', async () => {
+    const p = await prepared(page({ paper: 235, grain: 12, dust: 0, ink: 90 }));
+    // Away from the text the page is paper: before the gain was capped, a tenth of it turned dark.
+    expect(inkShare(p, 0, 600, W, 1200)).toBe(0);
+  });
+
+  it('leaves a clean page as it is', async () => {
+    const p = await prepared(page({ paper: 255, grain: 0, dust: 0, ink: 0 }));
+    expect(inkShare(p, 0, 600, W, H)).toBe(0);
+    expect(inkShare(p, 200, 265, 800, 305)).toBeGreaterThan(0.1);
+  });
+});
