@@ -6,6 +6,7 @@ import type { Worker } from 'tesseract.js';
 import { restoreDecimalPoint, type GreyImage } from './decimalPoints';
 import { ParseFailure, withTimeout } from './failure';
 import { loadCanvas } from './imagePrep';
+import { restoreLostI } from './lostLetters';
 import type { PageText, TextItem } from './types';
 
 /**
@@ -141,6 +142,9 @@ function toPage(data: TesseractPage, pageNumber: number, size: { width: number; 
           if (!text) continue;
           const restored = grey && restoreDecimalPoint({ ...word, text }, grey);
           if (restored) text = restored;
+          // A unit's swallowed letter changes no value: the unit is read as printed, without review.
+          const unit = grey && restoreLostI({ ...word, text }, grey);
+          if (unit) text = unit;
           const cx = (word.bbox.x0 + word.bbox.x1) / 2;
           const symbolMin = word.symbols.length ? Math.min(...word.symbols.map((s) => s.confidence)) : word.confidence;
           // Character confidences of the LSTM engine stay high even on misreads; the word's
