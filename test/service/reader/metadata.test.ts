@@ -44,6 +44,29 @@ describe('report metadata', () => {
     });
   });
 
+  it('reads values whose words a typewriter font spaces a cell apart, up to the next label or column', () => {
+    // Size 9: the words are 9 px (1 em) apart, wider than a cell gap (0.8 em) and narrower than a column.
+    const words = (x: number, ...ws: string[]): [number, string][] =>
+      ws.map((w) => {
+        const at = x;
+        x += w.length * 4.5 + 9;
+        return [at, w];
+      });
+    const { metadata } = read([
+      [70, [...words(36, 'PATIENT:', 'KIM,', 'YASMIN', 'MRN:', '8903421'), [400, 'DOB: 05/17/1943']]],
+      [82, words(36, 'COLL:', '12/14/2024', '11:30', 'RECD:', '12/14/2024', '12:00')],
+      [94, [...words(36, 'ORDERING:', 'OSEI,', 'KOFI', 'MD'), [300, 'Page 1 of 1']]],
+    ]);
+    expect(metadata).toMatchObject({
+      patient_first_name: 'YASMIN',
+      patient_last_name: 'KIM',
+      dob: '05/17/1943',
+      date_collected: '12/14/2024 11:30',
+      date_received: '12/14/2024 12:00',
+      provider: 'OSEI, KOFI MD',
+    });
+  });
+
   it('says what is missing and what was found, and falls back to the performing site for the lab', () => {
     const { metadata, missing, found } = read([[70, [[36, 'Performing Lab: Lakeside Pathology Labs']]]]);
     expect(metadata.lab_name).toBe('Lakeside Pathology Labs');
