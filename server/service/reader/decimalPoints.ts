@@ -16,8 +16,8 @@
 export interface GreyImage {
   width: number;
   height: number;
-  /** RGBA pixels; the red channel is read as the grey level. */
-  data: Uint8ClampedArray | Uint8Array;
+  /** One grey level per pixel, row after row. */
+  data: Uint8Array;
 }
 
 interface Box {
@@ -50,6 +50,8 @@ const MIN_OPENING = 0.2;
 const MIN_POINT_WIDTH = 0.08;
 /** A spot wider than this share of the height is not a point (a smudge, an underline). */
 const MAX_POINT_WIDTH = 0.45;
+/** Ink this far below the digits' foot (share of their height) is a comma's tail. */
+const COMMA_TAIL = 0.15;
 /** Words whose ink and paper differ by less than this (grey levels) are not read for shades. */
 const MIN_CONTRAST = 60;
 
@@ -64,7 +66,7 @@ export function restoreDecimalPoint(word: OcrWord, image: GreyImage): string | u
   const digitBoxes = word.symbols.slice(before.length, before.length + digits.length).map((s) => s.bbox);
   const x0 = Math.max(0, Math.min(...digitBoxes.map((b) => b.x0)));
   const x1 = Math.min(image.width - 1, Math.max(...digitBoxes.map((b) => b.x1)));
-  const grey = (x: number, y: number) => image.data[(y * image.width + x) * 4]!;
+  const grey = (x: number, y: number) => image.data[y * image.width + x]!;
   // The engine's symbol boxes are sometimes taller than their digit: the digits' rows are taken
   // from the ink instead.
   const rows = inkRows(grey, x0, x1, Math.max(0, Math.min(...digitBoxes.map((b) => b.y0)) - 2), Math.min(image.height - 1, Math.max(...digitBoxes.map((b) => b.y1)) + 2));
@@ -96,16 +98,18 @@ export function restoreDecimalPoint(word: OcrWord, image: GreyImage): string | u
     if (width(opening) < MIN_OPENING * h) continue;
     // The rows of the band where a spot between columns a and b is at least as dark as `level`.
     const rowsDarker = (a: number, b: number, level: number) => {
-      let n = 0;
-      for (let y = split; y <= y1; y++) {
+      let rows = 0;
+      let below = 0;
+      for (let y = split; y <= Math.min(image.height - 1, bottom + Math.round(h * 0.4)); y++) {
         for (let x = x0 + start + a; x <= x0 + start + b; x++) {
           if (grey(x, y) <= level) {
-            n++;
+            if (y <= y1) rows++;
+            below = Math.max(below, y - bottom);
             break;
           }
         }
       }
-      return n;
+      return { rows, below };
     };
     const at = point(lower.slice(start, end + 1), paper, contrast, h, rowsDarker);
     if (at === undefined) continue;
@@ -168,7 +172,7 @@ function openings(upper: number[], paperFrom: number): [number, number][] {
  * column that is visibly dark and has lighter columns on both sides within the opening (the foot
  * of a "1" at the opening's edge is dark too, but nothing lighter separates it from its digit).
  */
-function point(lower: number[], paper: number, contrast: number, h: number, rowsDarker: (a: number, b: number, level: number) => number): number | undefined {
+function point(lower: number[], paper: number, contrast: number, h: number, rowsDarker: (a: number, b: number, level: number) => { rows: number; below: number }): number | undefined {
   let best: number | undefined;
   for (let at = 0; at < lower.length; at++) {
     const spot = lower[at]!;
@@ -185,8 +189,10 @@ function point(lower: number[], paper: number, contrast: number, h: number, rows
     const spotWidth = right - left + 1;
     if (spotWidth > MAX_POINT_WIDTH * h || spotWidth < Math.max(2, MIN_POINT_WIDTH * h)) continue;
     // A point is about as tall as it is wide; a scrap of grain or of a serif is a flat line.
-    const spotHeight = rowsDarker(left, right, half);
+    const { rows: spotHeight, below } = rowsDarker(left, right, half);
     if (spotHeight < Math.max(2, MIN_POINT_WIDTH * h, spotWidth / 2)) continue;
+    // A comma's tail hangs below the digits: "1,250" is not 1.250.
+    if (below > COMMA_TAIL * h) continue;
     best = at;
   }
   return best;

@@ -119,14 +119,17 @@ function ocrSpelling(analyte: Analyte, units: string | undefined): { spec: UnitS
   // A slash read as a letter ("mgidL", "KfuL", "cellsfuL" for mg/dL, K/uL, cells/uL): the analyte's
   // own unit with one look-alike of a slash put back, in a unit that has none.
   if (units && !units.includes('/')) {
+    const slashed: { spec: UnitSpec; spelling: string }[] = [];
     for (let i = 1; i < units.length - 1; i++) {
       if (!SLASH_LOOKALIKES.test(units[i]!)) continue;
-      const slashed = normalizeUnit(`${units.slice(0, i)}/${units.slice(i + 1)}`);
+      const candidate = normalizeUnit(`${units.slice(0, i)}/${units.slice(i + 1)}`);
       for (const spec of analyte.units) {
-        const spelling = spec.units.find((u) => u && normalizeUnit(u) === slashed);
-        if (spelling) return { spec, spelling };
+        const spelling = spec.units.find((u) => u && normalizeUnit(u) === candidate);
+        if (spelling && !slashed.some((s) => s.spelling === spelling)) slashed.push({ spec, spelling });
       }
     }
+    // Only one way to read it: two units of the analyte within one letter of each other are left alone.
+    if (slashed.length === 1) return slashed[0];
   }
   // One stray character beside one of the analyte's units: a doubled letter or a speck ("Xx10E3/uL",
   // "x10E6/ulL", "mg/dL."). Never a unit labs print (IU/mL is no damaged mIU/mL), and only when one

@@ -14,7 +14,7 @@ export function restoreLostI(word: OcrWord, image: GreyImage): string | undefine
   const { x0, y0, x1, y1 } = word.symbols[0].bbox;
   const h = y1 - y0;
   if (h < 8 || x0 < 0 || x1 >= image.width || y0 < 0 || y1 >= image.height) return undefined;
-  const grey = (x: number, y: number) => image.data[(y * image.width + x) * 4]!;
+  const grey = (x: number, y: number) => image.data[y * image.width + x]!;
   const top: number[] = [];
   for (let x = x0; x <= x1; x++) {
     let darkest = 255;

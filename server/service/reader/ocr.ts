@@ -124,7 +124,10 @@ async function greyImage(dataUrl: string | null | undefined): Promise<GreyImage 
   const canvas = createCanvas(image.width, image.height);
   const ctx = canvas.getContext('2d');
   ctx.drawImage(image, 0, 0);
-  return { width: image.width, height: image.height, data: ctx.getImageData(0, 0, image.width, image.height).data };
+  const rgba = ctx.getImageData(0, 0, image.width, image.height).data;
+  const data = new Uint8Array(image.width * image.height);
+  for (let i = 0; i < data.length; i++) data[i] = rgba[i * 4]!;
+  return { width: image.width, height: image.height, data };
 }
 
 function toPage(data: TesseractPage, pageNumber: number, size: { width: number; height: number }, grey?: GreyImage): OcrPage {

@@ -17,9 +17,11 @@ interface Drawn {
   grey?: Record<number, number>;
   /** Also draw a spot here (x offset from the start, y offset from the baseline, grey). */
   spot?: { dx: number; dy: number; grey: number; size?: number };
+  /** Characters the engine reads as part of the symbol before them (its box reaches over them). */
+  swallowed?: number[];
 }
 
-function draw({ text, grey = {}, spot }: Drawn, read: string) {
+function draw({ text, grey = {}, spot, swallowed = [] }: Drawn, read: string) {
   const canvas = createCanvas(400, 100);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#fff';
@@ -33,7 +35,10 @@ function draw({ text, grey = {}, spot }: Drawn, read: string) {
     ctx.fillStyle = `rgb(${g},${g},${g})`;
     ctx.fillText(ch, x, baseline);
     const m = ctx.measureText(ch);
-    if (g < 128 && ch !== ' ') {
+    if (swallowed.includes(i)) {
+      const last = symbols.at(-1)!.bbox;
+      last.x1 = Math.max(last.x1, Math.ceil(x + m.actualBoundingBoxRight));
+    } else if (g < 128 && ch !== ' ') {
       symbols.push({
         text: ch,
         bbox: { x0: Math.floor(x - m.actualBoundingBoxLeft), x1: Math.ceil(x + m.actualBoundingBoxRight), y0: Math.floor(baseline - m.actualBoundingBoxAscent), y1: Math.ceil(baseline + m.actualBoundingBoxDescent) },
@@ -45,7 +50,8 @@ function draw({ text, grey = {}, spot }: Drawn, read: string) {
     ctx.fillStyle = `rgb(${spot.grey},${spot.grey},${spot.grey})`;
     ctx.fillRect(20 + spot.dx, baseline + spot.dy, spot.size ?? 5, spot.size ?? 5);
   }
-  const image = { width: 400, height: 100, data: ctx.getImageData(0, 0, 400, 100).data };
+  const rgba = ctx.getImageData(0, 0, 400, 100).data;
+  const image = { width: 400, height: 100, data: Uint8Array.from({ length: 400 * 100 }, (_, i) => rgba[i * 4]!) };
   const bbox = { x0: symbols[0]!.bbox.x0, x1: symbols.at(-1)!.bbox.x1, y0: Math.min(...symbols.map((s) => s.bbox.y0)), y1: Math.max(...symbols.map((s) => s.bbox.y1)) };
   return restoreDecimalPoint({ text: read, bbox, symbols }, image);
 }
@@ -73,7 +79,9 @@ describe('restoreDecimalPoint', () => {
 
   it('does not take a point after the last digit, a spot as pale as paper, or a spot high up for a decimal point', () => {
     // "46." (a full stop) is not 4.6.
-    expect(draw({ text: '46.', grey: { 2: 200 } }, '46')).toBeUndefined();
+    expect(draw({ text: '46.', grey: { 2: 200 }, swallowed: [2] }, '46')).toBeUndefined();
+    // A comma's tail hangs below the digits: "1,250" with a faint comma is not 1.250.
+    expect(draw({ text: '1,250', grey: { 1: 200 } }, '1250')).toBeUndefined();
     // A point so pale (grey 245 on white) that nobody would call it printed.
     expect(draw({ text: '4.6', grey: { 1: 245 } }, '46')).toBeUndefined();
     // A speck at mid-height between two digits spaced apart; the same speck on the baseline is a point.

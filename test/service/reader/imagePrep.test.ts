@@ -77,4 +77,37 @@ describe('prepareForOcr', () => {
     expect(inkShare(p, 0, 600, W, H)).toBe(0);
     expect(inkShare(p, 200, 265, 800, 305)).toBeGreaterThan(0.1);
   });
+
+  it('keeps a table whose rows are shaded grey: the shading is paper, the text on it is ink', async () => {
+    const canvas = createCanvas(W, H);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, W, H);
+    for (let y = 200; y < H - 200; y += 60) {
+      ctx.fillStyle = 'rgb(200,200,200)';
+      ctx.fillRect(100, y + 15, W - 200, 20);
+      ctx.fillStyle = 'rgb(60,60,60)';
+      ctx.font = '30px sans-serif';
+      ctx.fillText('Sodium 140 mmol/L 135-145', 200, y + 32);
+    }
+    const p = await prepared(canvas);
+    expect(inkShare(p, 200, 205, 700, 235)).toBeGreaterThan(0.05);
+  });
+
+  it('keeps lone small values far from other text (a "1", a "-", a "<5" in a column of small print)', async () => {
+    const canvas = createCanvas(W, H);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, W, H);
+    ctx.fillStyle = '#000';
+    ctx.font = '20px sans-serif';
+    for (let y = 200; y < 1400; y += 40) ctx.fillText('Basophils (Absolute)', 100, y);
+    ctx.fillText('1', 1200, 200);
+    ctx.fillText('-', 1200, 240);
+    ctx.fillText('<5', 1200, 280);
+    const p = await prepared(canvas);
+    expect(inkShare(p, 1195, 180, 1215, 202)).toBeGreaterThan(0.05);
+    expect(inkShare(p, 1195, 225, 1215, 240)).toBeGreaterThan(0.02);
+    expect(inkShare(p, 1195, 260, 1230, 282)).toBeGreaterThan(0.05);
+  });
 });

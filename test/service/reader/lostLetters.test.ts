@@ -20,7 +20,8 @@ function read(printed: string, read: string, firstBoxFrom = 0, font = 'serif') {
   const upTo = ctx.measureText(printed.slice(0, firstBoxFrom + 1));
   const box = { x0: 20 - Math.ceil(upTo.actualBoundingBoxLeft), x1: 20 + Math.ceil(upTo.actualBoundingBoxRight), y0: 60 - Math.ceil(upTo.actualBoundingBoxAscent), y1: 60 };
   const symbols = [...read].map((text, i) => ({ text, bbox: i === 0 ? box : { ...box, x0: box.x1 + i * 10, x1: box.x1 + i * 10 + 8 } }));
-  const image = { width: 300, height: 80, data: ctx.getImageData(0, 0, 300, 80).data };
+  const rgba = ctx.getImageData(0, 0, 300, 80).data;
+  const image = { width: 300, height: 80, data: Uint8Array.from({ length: 300 * 80 }, (_, i) => rgba[i * 4]!) };
   return restoreLostI({ text: read, bbox: box, symbols }, image);
 }
 
