@@ -76,6 +76,8 @@ export interface PreparedPage {
   height: number;
   /** No ink on the page (a blank scan or separator sheet): nothing for OCR to read. */
   blank: boolean;
+  /** The page as OCR gets it, one grey level per pixel (absent for a blank page). */
+  grey?: Uint8Array;
 }
 
 export async function prepareForOcr(source: Canvas, budget: OcrBudget, pageNumber: number, what = 'The page'): Promise<PreparedPage> {
@@ -112,7 +114,7 @@ export async function prepareForOcr(source: Canvas, budget: OcrBudget, pageNumbe
   // encodeSync, not encode(): the asynchronous encoder of @napi-rs/canvas has been seen to crash
   // the process (SIGSEGV) now and then under load; a few hundred milliseconds of blocking is
   // the cheaper price.
-  return { png: canvas.encodeSync('png'), scale, width: w, height: h, blank: false };
+  return { png: canvas.encodeSync('png'), scale, width: w, height: h, blank: false, grey };
 }
 
 /** Fewer dark pixels than this share: no text on the page (a letter of 10 pt print inks far more). */

@@ -162,7 +162,7 @@ async function pdfPages(bytes: Uint8Array, progress: Progress, signal: AbortSign
         progress(0.02 + (0.88 * (n - 1)) / doc.pageCount, 'ocr');
         const { canvas, dpi } = await renderPage(page, n);
         const prepared = await prepareForOcr(canvas, budget, n, `Page ${n}`);
-        pages.push(prepared.blank ? blankPage(n, prepared) : await recognizePage(prepared.png, n, prepared, Math.round(dpi * prepared.scale)));
+        pages.push(prepared.blank ? blankPage(n, prepared) : await recognizePage(prepared, n, Math.round(dpi * prepared.scale)));
       }
       page.cleanup();
       progress(0.02 + (0.88 * n) / doc.pageCount, 'extract');
@@ -178,7 +178,7 @@ async function imagePage(bytes: Uint8Array, progress: Progress, budget: OcrBudge
   const canvas = await decodeImage(bytes);
   const prepared = await prepareForOcr(canvas, budget, 1, 'The image');
   progress(0.1, 'ocr');
-  return prepared.blank ? blankPage(1, prepared) : recognizePage(prepared.png, 1, prepared);
+  return prepared.blank ? blankPage(1, prepared) : recognizePage(prepared, 1);
 }
 
 /** A page without ink: no text to read, and no OCR run spent finding that out. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Worker } from 'tesseract.js';
 import { restoreDecimalPoint, type GreyImage } from './decimalPoints';
 import { ParseFailure, withTimeout } from './failure';
-import { loadCanvas } from './imagePrep';
+import { loadCanvas, type PreparedPage } from './imagePrep';
 import { restoreLostI } from './lostLetters';
 import type { PageText, TextItem } from './types';
 
@@ -76,17 +76,19 @@ export interface OcrPage extends PageText {
 }
 
 /**
- * OCR of one page image (PNG bytes, already cleaned up by imagePrep). Words come back with
+ * OCR of one page image (already cleaned up by imagePrep). Words come back with
  * boxes, the baseline of their line and the lowest confidence of their characters, as
  * TextItems in pixels, so the same row/column reader as for PDF text applies.
  */
-export function recognizePage(png: Buffer, pageNumber: number, size: { width: number; height: number }, dpi?: number): Promise<OcrPage> {
-  const run = queue.then(() => recognizeNow(png, pageNumber, size, dpi));
+export function recognizePage(page: PreparedPage, pageNumber: number, dpi?: number): Promise<OcrPage> {
+  const run = queue.then(() => recognizeNow(page, pageNumber, dpi));
   queue = run.catch(() => {});
   return run;
 }
 
-async function recognizeNow(png: Buffer, pageNumber: number, size: { width: number; height: number }, dpi?: number): Promise<OcrPage> {
+async function recognizeNow(prepared: PreparedPage, pageNumber: number, dpi?: number): Promise<OcrPage> {
+  const { png } = prepared;
+  const size = { width: prepared.width, height: prepared.height };
   let w: Worker;
   try {
     w = await getWorker();
@@ -99,12 +101,11 @@ async function recognizeNow(png: Buffer, pageNumber: number, size: { width: numb
       // width of a letter-size page (8.5 in) is the best guess there is.
       const resolution = dpi ?? Math.round(Math.min(size.width, size.height) / 8.5);
       await w.setParameters({ user_defined_dpi: String(Math.max(70, Math.min(1200, resolution))) });
-      // rotateAuto straightens slightly skewed scans so table rows stay rows. The grey image is
-      // the page as the engine saw it (straightened): its boxes are in that image's pixels.
-      return w.recognize(png, { rotateAuto: true }, { blocks: true, text: false, imageGrey: true });
+      // rotateAuto straightens slightly skewed scans so table rows stay rows.
+      return w.recognize(png, { rotateAuto: true }, { blocks: true, text: false });
     })();
     const { data } = await withTimeout(job, RECOGNIZE_TIMEOUT_MS, `OCR of page ${pageNumber}`, () => void dropWorker());
-    return toPage(data, pageNumber, size, await greyImage(data.imageGrey));
+    return toPage(data, pageNumber, size, prepared.grey && (await straightened(prepared.grey, size, data.rotateRadians ?? 0)));
   } catch (err) {
     await dropWorker();
     if (err instanceof ParseFailure) throw err;
@@ -115,19 +116,34 @@ async function recognizeNow(png: Buffer, pageNumber: number, size: { width: numb
 
 type TesseractPage = Awaited<ReturnType<Worker['recognize']>>['data'];
 
-/** Decodes the engine's grey image (a PNG data URL); undefined if there is none. */
-async function greyImage(dataUrl: string | null | undefined): Promise<GreyImage | undefined> {
-  const comma = dataUrl?.indexOf(',') ?? -1;
-  if (!dataUrl || comma < 0) return undefined;
-  const { createCanvas, loadImage } = await loadCanvas();
-  const image = await loadImage(Buffer.from(dataUrl.slice(comma + 1), 'base64'));
-  const canvas = createCanvas(image.width, image.height);
-  const ctx = canvas.getContext('2d');
-  ctx.drawImage(image, 0, 0);
-  const rgba = ctx.getImageData(0, 0, image.width, image.height).data;
-  const data = new Uint8Array(image.width * image.height);
-  for (let i = 0; i < data.length; i++) data[i] = rgba[i * 4]!;
-  return { width: image.width, height: image.height, data };
+/**
+ * The grey page in the engine's frame, where its word boxes are: the page as prepared, turned
+ * by the angle the engine straightened it by (about its centre, the same size, white brought in,
+ * as the engine does it).
+ */
+async function straightened(grey: Uint8Array, size: { width: number; height: number }, radians: number): Promise<GreyImage> {
+  const { width, height } = size;
+  if (!radians) return { width, height, data: grey };
+  const { createCanvas } = await loadCanvas();
+  const source = createCanvas(width, height);
+  const rgba = source.getContext('2d').createImageData(width, height);
+  for (let i = 0; i < grey.length; i++) {
+    rgba.data[4 * i] = rgba.data[4 * i + 1] = rgba.data[4 * i + 2] = grey[i]!;
+    rgba.data[4 * i + 3] = 255;
+  }
+  source.getContext('2d').putImageData(rgba, 0, 0);
+  const turned = createCanvas(width, height);
+  const ctx = turned.getContext('2d');
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, width, height);
+  ctx.translate(width / 2, height / 2);
+  ctx.rotate(radians);
+  ctx.translate(-width / 2, -height / 2);
+  ctx.drawImage(source, 0, 0);
+  const out = ctx.getImageData(0, 0, width, height).data;
+  const data = new Uint8Array(width * height);
+  for (let i = 0; i < data.length; i++) data[i] = out[4 * i]!;
+  return { width, height, data };
 }
 
 function toPage(data: TesseractPage, pageNumber: number, size: { width: number; height: number }, grey?: GreyImage): OcrPage {
