@@ -35,6 +35,14 @@ function page(opts: { paper: number; grain: number; dust: number; ink: number })
   return canvas;
 }
 
+function whitePage() {
+  const canvas = createCanvas(W, H);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, W, H);
+  return { canvas, ctx };
+}
+
 async function prepared(canvas: ReturnType<typeof page>) {
   const out = await prepareForOcr(canvas, new OcrBudget(), 1);
   const img = await loadImage(out.png);
@@ -79,10 +87,7 @@ describe('prepareForOcr', () => {
   });
 
   it('keeps a table whose rows are shaded grey: the shading is paper, the text on it is ink', async () => {
-    const canvas = createCanvas(W, H);
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, W, H);
+    const { canvas, ctx } = whitePage();
     for (let y = 200; y < H - 200; y += 60) {
       ctx.fillStyle = 'rgb(200,200,200)';
       ctx.fillRect(100, y + 15, W - 200, 20);
@@ -95,10 +100,7 @@ describe('prepareForOcr', () => {
   });
 
   it('keeps lone small values far from other text (a "1", a "-", a "<5" in a column of small print)', async () => {
-    const canvas = createCanvas(W, H);
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, W, H);
+    const { canvas, ctx } = whitePage();
     ctx.fillStyle = '#000';
     ctx.font = '20px sans-serif';
     for (let y = 200; y < 1400; y += 40) ctx.fillText('Basophils (Absolute)', 100, y);
