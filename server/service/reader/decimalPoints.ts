@@ -8,9 +8,12 @@
  * - in the bottom band of those columns there is a darker spot, visibly darker than the paper;
  * - the spot stands apart: lighter columns separate it from the digit on either side (a serif or a
  *   digit's bowl joins its digit instead);
- * - the opening is wider than the spacing of digits that touch (a point needs its own room).
- * A point found this way is only a reading of shades, so the word keeps a note and its result is
- * always sent to review (reviewReasons: decimal_suspect), with the restored value to check.
+ * - the opening is wider than the spacing of digits that touch (a point needs its own room);
+ * - the spot is point-sized and about as tall as wide (grain is smaller, a serif's scrap flat), and
+ *   no tail hangs below the digits (a comma: "1,250" is not 1.250).
+ * A point found this way is only a reading of shades, so the item keeps what OCR read
+ * (`unrestoredText`, which metadata reads) and its result is always sent to review
+ * (reviewReasons: decimal_suspect), with the restored value to check.
  */
 
 export interface GreyImage {
@@ -92,10 +95,8 @@ export function restoreDecimalPoint(word: OcrWord, image: GreyImage): string | u
   const points: number[] = [];
   // Interior only: a point after the last digit is a full stop, not a decimal point.
   const interior = openings(upper, ink + OPEN_ABOVE * contrast).filter(([start, end]) => start > 0 && end < upper.length - 1);
-  const width = ([start, end]: [number, number]) => end - start + 1;
-  for (const opening of interior) {
-    const [start, end] = opening;
-    if (width(opening) < MIN_OPENING * h) continue;
+  for (const [start, end] of interior) {
+    if (end - start + 1 < MIN_OPENING * h) continue;
     // The rows of the band where a spot between columns a and b is at least as dark as `level`.
     const rowsDarker = (a: number, b: number, level: number) => {
       let rows = 0;

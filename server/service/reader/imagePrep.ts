@@ -106,15 +106,20 @@ export async function prepareForOcr(source: Canvas, budget: OcrBudget, pageNumbe
   stretch(grey);
   whitenPaper(grey, w, h);
   despeckle(grey, w, h);
-  for (let i = 0, j = 0; j < grey.length; i += 4, j++) {
-    image.data[i] = image.data[i + 1] = image.data[i + 2] = grey[j]!;
-    image.data[i + 3] = 255;
-  }
+  paintGrey(image.data, grey);
   ctx.putImageData(image, 0, 0);
   // encodeSync, not encode(): the asynchronous encoder of @napi-rs/canvas has been seen to crash
   // the process (SIGSEGV) now and then under load; a few hundred milliseconds of blocking is
   // the cheaper price.
   return { png: canvas.encodeSync('png'), scale, width: w, height: h, blank: false, grey };
+}
+
+/** Writes grey levels into RGBA pixels (opaque). */
+export function paintGrey(px: Uint8ClampedArray, grey: Uint8Array) {
+  for (let i = 0, j = 0; j < grey.length; i += 4, j++) {
+    px[i] = px[i + 1] = px[i + 2] = grey[j]!;
+    px[i + 3] = 255;
+  }
 }
 
 /** Fewer dark pixels than this share: no text on the page (a letter of 10 pt print inks far more). */
@@ -134,7 +139,8 @@ function isBlank(grey: Uint8Array): boolean {
  */
 const NOISY = 2;
 
-function toGrey(px: Uint8ClampedArray): Uint8Array {
+/** One grey level per pixel from RGBA pixels. */
+export function toGrey(px: Uint8ClampedArray): Uint8Array {
   const grey = new Uint8Array(px.length / 4);
   for (let i = 0, j = 0; j < grey.length; i += 4, j++) grey[j] = (px[i]! * 299 + px[i + 1]! * 587 + px[i + 2]! * 114) / 1000;
   return grey;
@@ -229,39 +235,45 @@ const MAX_BLOTS = 200_000;
  * decimal point, the dot of an i and a full stop sit near the letters they belong to and stay.
  */
 function despeckle(grey: Uint8Array, w: number, h: number) {
-  const seen = new Uint8Array(w * h);
+  // Each ink pixel is first UNSEEN, then SEEN once its blot is measured, then TEXT or DUST.
+  const [UNSEEN, SEEN, TEXT, DUST] = [1, 2, 3, 4];
+  const state = new Uint8Array(w * h);
+  for (let i = 0; i < grey.length; i++) if (grey[i]! < SPECK_INK) state[i] = UNSEEN;
   const stack = new Int32Array(w * h);
-  /** Every blot: its first pixel, its area and its box, six numbers each. */
-  let blots = new Int32Array(6 * 4096);
-  let count = 0;
-  for (let start = 0; start < grey.length; start++) {
-    if (grey[start]! >= SPECK_INK || seen[start]) continue;
+  /** Moves the blot of `start` (8 neighbours) from state `from` to `to`; its pixels end up in stack[0..n). */
+  const flood = (start: number, from: number, to: number): number => {
     let n = 0;
     let top = 0;
     stack[n++] = start;
-    seen[start] = 1;
-    let x0 = w;
-    let y0 = h;
-    let x1 = 0;
-    let y1 = 0;
+    state[start] = to;
     while (top < n) {
       const i = stack[top++]!;
       const x = i % w;
       const y = (i - x) / w;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
       for (let yy = Math.max(0, y - 1); yy <= Math.min(h - 1, y + 1); yy++) {
         for (let xx = Math.max(0, x - 1); xx <= Math.min(w - 1, x + 1); xx++) {
           const j = yy * w + xx;
-          if (seen[j] || grey[j]! >= SPECK_INK) continue;
-          seen[j] = 1;
+          if (state[j] !== from) continue;
+          state[j] = to;
           stack[n++] = j;
         }
       }
     }
+    return n;
+  };
+  /** Every blot: its first pixel, its area and its box, six numbers each. */
+  let blots = new Int32Array(6 * 4096);
+  let count = 0;
+  for (let start = 0; start < grey.length; start++) {
+    if (state[start] !== UNSEEN) continue;
     if (count === MAX_BLOTS) return;
+    const n = flood(start, UNSEEN, SEEN);
+    let [x0, y0, x1, y1] = [w, h, 0, 0];
+    for (let k = 0; k < n; k++) {
+      const x = stack[k]! % w;
+      const y = (stack[k]! - x) / w;
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+    }
     if (6 * (count + 1) > blots.length) {
       const grown = new Int32Array(blots.length * 2);
       grown.set(blots);
@@ -280,43 +292,21 @@ function despeckle(grey: Uint8Array, w: number, h: number) {
   const letter = heights.length >= 10 ? heights[heights.length >> 1]! : Math.round(w / 80);
   const maxSpeck = Math.max(4, Math.round((SPECK_SIDE * letter) ** 2));
   const reach = Math.round(letter);
-  // Ink of blots larger than specks, marked 2 in `seen`, so each speck can look around itself.
-  const mark = (start: number, from: number, to: number) => {
-    let n = 0;
-    let top = 0;
-    stack[n++] = start;
-    seen[start] = to;
-    while (top < n) {
-      const i = stack[top++]!;
-      const x = i % w;
-      const y = (i - x) / w;
-      for (let yy = Math.max(0, y - 1); yy <= Math.min(h - 1, y + 1); yy++) {
-        for (let xx = Math.max(0, x - 1); xx <= Math.min(w - 1, x + 1); xx++) {
-          const j = yy * w + xx;
-          if (seen[j] !== from) continue;
-          seen[j] = to;
-          stack[n++] = j;
-        }
-      }
-    }
-  };
-  for (let b = 0; b < count; b++) if (blots[6 * b + 1]! > maxSpeck) mark(blots[6 * b]!, 1, 2);
+  for (let b = 0; b < count; b++) if (blots[6 * b + 1]! > maxSpeck) flood(blots[6 * b]!, SEEN, TEXT);
   for (let b = 0; b < count; b++) {
     const [start, area, bx0, by0, bx1, by1] = blots.subarray(6 * b, 6 * b + 6) as unknown as [number, number, number, number, number, number];
-    if (area > maxSpeck) continue;
-    let near = false;
-    for (let y = Math.max(0, by0 - reach); y <= Math.min(h - 1, by1 + reach) && !near; y++) {
-      for (let x = Math.max(0, bx0 - reach); x <= Math.min(w - 1, bx1 + reach); x++) {
-        if (seen[y * w + x] === 2) {
-          near = true;
-          break;
-        }
-      }
-    }
-    if (near) continue;
-    mark(start, 1, 3);
+    if (area > maxSpeck || textWithin(state, w, h, [bx0 - reach, by0 - reach, bx1 + reach, by1 + reach], TEXT)) continue;
+    flood(start, SEEN, DUST);
   }
-  for (let i = 0; i < grey.length; i++) if (seen[i] === 3) grey[i] = 255;
+  for (let i = 0; i < grey.length; i++) if (state[i] === DUST) grey[i] = 255;
+}
+
+/** Whether any pixel of the box (clipped to the page) is in state `text`. */
+function textWithin(state: Uint8Array, w: number, h: number, [x0, y0, x1, y1]: number[], text: number): boolean {
+  for (let y = Math.max(0, y0!); y <= Math.min(h - 1, y1!); y++) {
+    for (let x = Math.max(0, x0!); x <= Math.min(w - 1, x1!); x++) if (state[y * w + x] === text) return true;
+  }
+  return false;
 }
 
 /** Grey levels between the black and white points at the least: a gain of at most 255/100. */

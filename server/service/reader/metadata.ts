@@ -55,7 +55,7 @@ const normalised = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').tr
 
 export function extractMetadata(input: Row[]): MetadataRead {
   // Page order (stable within a page): page 1's header is read before the copies on later pages.
-  const rows = [...input].sort((a, b) => a.page - b.page).map((row) => (row.cells[0]?.items[0]?.source === 'ocr' ? withWordsJoined(row) : row));
+  const rows = [...input].sort((a, b) => a.page - b.page).map(withWordsJoined);
   const store: Store = {};
   rows.forEach((row, i) => readRow(rows, i, store));
   readLetter(rows, store);
@@ -196,30 +196,14 @@ function underOtherParty(rows: Row[], i: number, cell: Cell): boolean {
   return false;
 }
 
-/**
- * The cells of a value that starts at cell `from`: it and the cells after it up to the next label,
- * as long as each is within a word gap of the last. A typewriter font's spaces are wide enough
- * to split "KIM, YASMIN" or "12/14/2024 11:30" into cells; a column gap ends the value.
- */
-function valueCells(row: Row, from: number, whole: (Label | undefined)[]): Cell[] {
-  const cells = [row.cells[from]!];
-  for (let j = from + 1; j < row.cells.length && !whole[j]; j++) {
-    const cell = row.cells[j]!;
-    if (cell.x - row.cells[j - 1]!.x2 > VALUE_WORD_GAP * row.height) break;
-    const last = snappedIfOcr(cells.at(-1)!);
-    if (findLabels(last).some((m) => accepted(m, last))) break;
-    cells.push(cell);
-  }
-  return cells;
-}
-
 /** Widest gap, in text heights, between the words of one value (a typewriter space is ~0.6). */
 const VALUE_WORD_GAP = 1.2;
 
 /**
- * An OCR'd row with the cells a word gap apart joined: OCR words of a typewriter font come out
- * a cell apart, which splits a lab's name ("ST." | "MARY'S ... LABORATORY") or an address
- * ("1200 HOSPITAL DRIVE," | "RENO," | "NV 89502") that the rules read whole.
+ * The row with the cells a word gap apart joined, except bare labels: the words of a typewriter
+ * font (above all as OCR reads them) come out a cell apart, which splits a value ("KIM," |
+ * "YASMIN"; "12/14/2024" | "11:30"), a lab's name ("ST." | "MARY'S ... LABORATORY") or an
+ * address ("1200 HOSPITAL DRIVE," | "RENO," | "NV 89502") that the rules read whole.
  */
 function withWordsJoined(row: Row): Row {
   const cells: Cell[] = [];
@@ -249,7 +233,7 @@ function readRow(rows: Row[], i: number, store: Store): void {
   const offerAfter = (k: number, label: Label, separated: boolean) => {
     const next = row.cells[k + 1];
     if (!label.below && next && !whole[k + 1]) {
-      const text = valueCells(row, k + 1, whole).map(snappedIfOcr).join(' ');
+      const text = snappedIfOcr(next);
       const value = text.slice(0, findLabels(text).find((m) => accepted(m, text))?.index ?? text.length).trim();
       if (value && offer(store, label, value, separated, i, row.cells[k]!, rows)) return;
     }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Worker } from 'tesseract.js';
 import { restoreDecimalPoint, type GreyImage } from './decimalPoints';
 import { ParseFailure, withTimeout } from './failure';
-import { loadCanvas, type PreparedPage } from './imagePrep';
+import { loadCanvas, paintGrey, toGrey, type PreparedPage } from './imagePrep';
 import { restoreLostI } from './lostLetters';
 import type { PageText, TextItem } from './types';
 
@@ -127,10 +127,7 @@ async function straightened(grey: Uint8Array, size: { width: number; height: num
   const { createCanvas } = await loadCanvas();
   const source = createCanvas(width, height);
   const rgba = source.getContext('2d').createImageData(width, height);
-  for (let i = 0; i < grey.length; i++) {
-    rgba.data[4 * i] = rgba.data[4 * i + 1] = rgba.data[4 * i + 2] = grey[i]!;
-    rgba.data[4 * i + 3] = 255;
-  }
+  paintGrey(rgba.data, grey);
   source.getContext('2d').putImageData(rgba, 0, 0);
   const turned = createCanvas(width, height);
   const ctx = turned.getContext('2d');
@@ -140,10 +137,7 @@ async function straightened(grey: Uint8Array, size: { width: number; height: num
   ctx.rotate(radians);
   ctx.translate(-width / 2, -height / 2);
   ctx.drawImage(source, 0, 0);
-  const out = ctx.getImageData(0, 0, width, height).data;
-  const data = new Uint8Array(width * height);
-  for (let i = 0; i < data.length; i++) data[i] = out[4 * i]!;
-  return { width, height, data };
+  return { width, height, data: toGrey(ctx.getImageData(0, 0, width, height).data) };
 }
 
 function toPage(data: TesseractPage, pageNumber: number, size: { width: number; height: number }, grey?: GreyImage): OcrPage {

@@ -216,27 +216,21 @@ export const restoreClock = () => vi.useRealTimers();
  * it has expired by the time the service reads it.
  */
 export function clockJumpsDuringNext(stack: RealStack, method: 'post' | 'get', path: string, ms: number) {
-  stack.msw.use(
-    http[method](
-      `*${path}`,
-      () => {
-        shiftClock(ms);
-        // Nothing answered here: the request goes on to the real BFF.
-        return undefined;
-      },
-      { once: true },
-    ),
-  );
+  onNextRequest(stack, method, path, () => shiftClock(ms));
 }
 
 /** When the next request matching `method` and `path` is made, the clock reads `at` (ms) and runs on from there. */
 export function clockAtNext(stack: RealStack, method: 'post' | 'get', path: string, at: number) {
+  onNextRequest(stack, method, path, () => setClock(at));
+}
+
+/** Runs `effect` when the next request matching `method` and `path` is made; the request then goes on to the real BFF. */
+function onNextRequest(stack: RealStack, method: 'post' | 'get', path: string, effect: () => void) {
   stack.msw.use(
     http[method](
       `*${path}`,
       () => {
-        setClock(at);
-        // Nothing answered here: the request goes on to the real BFF.
+        effect();
         return undefined;
       },
       { once: true },
