@@ -56,6 +56,13 @@ for (const truth of truths) {
       console.log(`    ${w.reasons.length ? 'reviewed  ' : 'UNREVIEWED'} got ${w.got.test_name} = ${w.got.value} ${w.got.units ?? ''} [${w.got.loinc ?? '-'}]  expected ${exp}  ${w.reasons.map((r) => r.code).join(',')}`);
     }
     for (const m of [...score.metadataWrong, ...score.metadataExtWrong]) console.log(`    metadata ${m}`);
+    if (outcome.ok) {
+      for (const r of outcome.reviewReasons.report) console.log(`    report review ${r.code}: ${r.message}`);
+      outcome.reviewReasons.results.forEach((reasons, i) => {
+        const r = outcome.data.results[i]!;
+        if (reasons.length) console.log(`    result review ${r.test_name} = ${r.value} ${r.units ?? ''}: ${reasons.map((x) => x.code).join(',')}`);
+      });
+    }
   }
 }
 await closeParser();

@@ -18,6 +18,9 @@ const FORMS: [printed: string, iso: string][] = [
   ['Feb. 16 1982', '1982-02-16'],
   ['February 16th, 1982', '1982-02-16'],
   ['Sept 3, 2024', '2024-09-03'],
+  ['Thu, Nov 7, 2024', '2024-11-07'],
+  ['Thursday 7 November 2024', '2024-11-07'],
+  ['Sat 16.02.1982', '1982-02-16'],
 ];
 
 describe('printed dates', () => {
@@ -44,6 +47,6 @@ describe('printed dates', () => {
   });
 
   it('refuses what is no day of the calendar or no date at all', () => {
-    for (const bad of ['02/30/2024', '13/13/2024', '31-Smarch-2024', 'smudged', '', '1/2/3/4', '2024-03-05-1']) expect(isoDateOf(bad), bad).toBeNull();
+    for (const bad of ['Sunny, Nov 7, 2024', 'Monitor 5 Mar 2024', '02/30/2024', '13/13/2024', '31-Smarch-2024', 'smudged', '', '1/2/3/4', '2024-03-05-1']) expect(isoDateOf(bad), bad).toBeNull();
   });
 });

@@ -44,13 +44,15 @@ const FORMS: { source: string; read(m: RegExpExecArray): [number, number | null,
   { source: String.raw`(${MONTH_WORD})\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?!\d)`, read: (m) => [Number(m[3]), monthOf(m[1]!), Number(m[2])] },
 ];
 
-const ANCHORED = FORMS.map((f) => ({ re: new RegExp(`^${f.source}`, 'i'), read: f.read }));
+/** "Thu, ", "Thursday " before a date: printed by portals and clinics, and part of the date as printed. */
+const WEEKDAY = String.raw`(?:(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\.?,?\s+)?`;
+const ANCHORED = FORMS.map((f) => ({ re: new RegExp(`^${WEEKDAY}${f.source}`, 'i'), read: f.read }));
 
 /**
  * Any printed date, without capture groups, for finding one inside longer text (case-insensitive
  * flags are the caller's): the same forms `readPrintedDate` reads.
  */
-export const PRINTED_DATE = `(?:${FORMS.map((f) => f.source.replace(/\((?!\?)/g, '(?:')).join('|')})`;
+export const PRINTED_DATE = `(?:${WEEKDAY}(?:${FORMS.map((f) => f.source.replace(/\((?!\?)/g, '(?:')).join('|')}))`;
 
 export interface PrintedDate {
   year: number;

@@ -8,6 +8,7 @@ import {
   dateValue,
   genderValue,
   isClinician,
+  LAB_WORDS,
   labValue,
   personValue,
   providerValue,
@@ -59,6 +60,7 @@ export function extractMetadata(input: Row[]): MetadataRead {
   const store: Store = {};
   rows.forEach((row, i) => readRow(rows, i, store));
   readLetter(rows, store);
+  readNameHeading(rows, store);
 
   // An identity the report contradicts is left for a person to enter rather than guessed.
   for (const f of IDENTITY) if (store[f]?.doubtful) delete store[f];
@@ -72,7 +74,7 @@ export function extractMetadata(input: Row[]): MetadataRead {
   // A hospital's letterhead and "performed by Saint Anselm Medical Center Laboratory": the lab is the
   // performing one, which names the letterhead's institution and its laboratory.
   const ownLab = store.lab && letterhead && normalised(store.lab.value).startsWith(normalised(letterhead.name)) && store.lab.value.length > letterhead.name.length;
-  const lab = (store.lab && (store.lab.rank < 2 || ownLab) ? store.lab.value : letterhead?.name ?? store.lab?.value ?? '').trim();
+  const lab = (store.lab && (store.lab.rank < 2 || ownLab) ? store.lab.value : (letterhead && institutionLab(rows, letterhead.name)) || (letterhead?.name ?? store.lab?.value ?? '')).trim();
   const labCells = [store.lab, letterhead].filter((c): c is NonNullable<typeof c> => !!c).map((c) => ({ row: c.row, cell: c.cell }));
 
   const metadata: ResultMetadata = { patient_first_name: first, patient_last_name: last, dob: store.dob?.value ?? '', lab_name: lab };
@@ -90,6 +92,20 @@ export function extractMetadata(input: Row[]): MetadataRead {
   const missing = (['patient_first_name', 'patient_last_name', 'dob', 'lab_name'] as const).filter((k) => !metadata[k]);
   const found = (Object.keys(metadata) as MetadataKey[]).filter((k) => !!metadata[k]);
   return { metadata, missing, found };
+}
+
+/**
+ * A hospital's letterhead names the institution; "Good Samaritan Medical Center Laboratory" printed
+ * anywhere on the report names its laboratory, the lab that reported.
+ */
+function institutionLab(rows: Row[], institution: string): string {
+  const escaped = institution.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+  const re = new RegExp(String.raw`(?<![\p{L}])${escaped}\s+(?:clinical\s+)?(?:laborator(?:y|ies)|labs?)(?![\p{L}])`, 'iu');
+  for (const row of rows) {
+    const m = re.exec(row.text);
+    if (m) return m[0].replace(/\s+/g, ' ');
+  }
+  return '';
 }
 
 function firstOf(rows: Row[], read: (row: Row) => string): string {
@@ -280,6 +296,27 @@ function readLetter(rows: Row[], store: Store): void {
       store.name = { value: v, rank: 2, row: i, cell };
     }
   });
+}
+
+/** A line of the patient's identifiers: a birth date or a record number. */
+const IDENTIFIERS = /\b(?:dob|d\.o\.b\.?|date of birth|birth ?date|born|mrn|medical record|patient id|chart)\b/i;
+
+/**
+ * Patient portals print the patient's name as a heading, unlabelled, over a line of identifiers
+ * ("Jane Doe" / "MRN: 123 | DOB: 01/02/1980 | Legal Sex: Female"): a line of page 1 that is only a
+ * person's name (two words or more), right above such a line, names the patient.
+ */
+function readNameHeading(rows: Row[], store: Store): void {
+  if (store.name || store.last) return;
+  for (let i = 0; i + 1 < rows.length && rows[i]!.page === rows[0]!.page; i++) {
+    const [row, next] = [rows[i]!, rows[i + 1]!];
+    if (row.cells.length !== 1 || next.page !== row.page || next.y - row.y > 2.5 * row.height || !IDENTIFIERS.test(next.text)) continue;
+    const text = row.cells[0]!.text.trim().replace(/[,.\s]+$/, '');
+    const v = personValue(text);
+    if (v !== text || isClinician(v) || LAB_WORDS.test(v) || v.split(' ').length < 2 || !splitName(v).last) continue;
+    store.name = { value: v, rank: 2, row: i, cell: row.cells[0]! };
+    return;
+  }
 }
 
 /**

@@ -177,7 +177,9 @@ function blocks(rows: Row[]): Block[] {
     }
     const gap = last ? row.y - last.y : Infinity;
     const newBlock =
-      !current || !last || last.page !== row.page || gap <= 0 || gap > PARAGRAPH_GAP_EM * Math.max(row.height, last.height) || BULLET.test(cells[0]!.text);
+      !current || !last || last.page !== row.page || gap <= 0 || gap > PARAGRAPH_GAP_EM * Math.max(row.height, last.height) || BULLET.test(cells[0]!.text) ||
+      // A heading line ("Comp. Metabolic Panel (14):") stands alone: it names the panel of the lines under it.
+      (/:\s*$/.test(last.text) && isTitle(last.text));
     if (newBlock) {
       current = { text: '', pieces: [] };
       out.push(current);

@@ -1,4 +1,4 @@
-import { readPrintedDate } from '../../contract/printedDate';
+import { PRINTED_DATE, readPrintedDate } from '../../contract/printedDate';
 import { similarWords } from './fuzzy';
 import { matchLoinc } from './loinc';
 import { decimalRestored, minConfidence } from './rows';
@@ -169,8 +169,9 @@ const HEADER_PATTERNS: [RegExp, ColumnRole][] = [
   [/\b(previous|prior|last)\b/, 'previous'],
   [/\bout of range\b|\boutside range\b|\babnormal result/, 'outRange'],
   [/\bin range\b|\bwithin range\b|\bnormal result/, 'inRange'],
-  [/\breference\b|\bref\b|\bnormal range\b|^range$|\bexpected\b|^interval$|\breference interval\b/, 'range'],
-  [/^(tests?|test name|test names|analyte|analytes|component|components|test description|description|procedure|examination|determination|name)$/, 'name'],
+  // "Reference Range", "Ref. interval", "Standard Range", "Normal Values", "Biological reference interval".
+  [/\breference\b|\bref\b|\brange\b|\binterval\b|\bexpected\b|\bnormal values?\b|\blimits\b/, 'range'],
+  [/^(?:lab(?:oratory)? )?(tests?|test names?|analytes?|components?|test description|description|procedure|examination|determination|name|investigations?|parameters?|assays?|tests? performed|observations?|measurements?)$/, 'name'],
   [/^(units?|unit of measure|uom)$/, 'units'],
   [/^(flags?|abn|abnormal|abnormal flag|h ?l|status)$/, 'flag'],
   [/\bresults?\b|^value$|^your (value|result)$/, 'result'],
@@ -179,7 +180,8 @@ const HEADER_PATTERNS: [RegExp, ColumnRole][] = [
 ];
 
 const HEADER_WORDS = ['test', 'tests', 'name', 'result', 'results', 'current', 'and', 'flag', 'previous', 'date', 'units', 'unit',
-  'reference', 'interval', 'range', 'in', 'out', 'of', 'lab', 'analyte', 'component', 'value'];
+  'reference', 'interval', 'range', 'in', 'out', 'of', 'lab', 'analyte', 'component', 'value', 'investigation', 'parameter',
+  'standard', 'normal', 'assay'];
 
 /** OCR-tolerant: each word snaps to a header word it nearly spells ("Rcsult" -> "result"). */
 function headerText(cell: Cell): string {
@@ -359,9 +361,11 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
   return result;
 }
 
-/** "Patient Name:", "Collected:" - a label, not a test. */
+const DATED = new RegExp(String.raw`(?:^|\s)${PRINTED_DATE}`, 'i');
+
+/** "Patient Name:", "Collected:", "Collected on May 1, 2024 9:30 AM" - a label or a dated line, not a test. */
 function isLabel(name: string): boolean {
-  return /:\s*$|:\s/.test(name);
+  return /:\s*$|:\s/.test(name) || DATED.test(name);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -407,6 +411,9 @@ const CRITICAL_CALL = /\bcrit(?:ical)?\b(?:\s+(?:value|result|values|results))?.
 const FURNITURE = [
   /\bpage\s*\d+\s*(of|\/)\s*\d+\b/i,
   /^page\s*\d+$/i,
+  /^\d+\s*(?:of|\/)\s*\d+$/i,
+  // The lab's own line in a footer or site legend: a CLIA number is never printed on a result row.
+  /\bCLIA\b|(?<![A-Z0-9])\d{2}D\d{7}(?![A-Z0-9])/,
   /\bcontinued (on|from)\b/i,
   /\b(?:report\s+)?continues\s+(?:on|from)\b/i,
   /^\(?cont(?:inued|'d|\.)\)?$/i,

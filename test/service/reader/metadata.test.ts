@@ -356,6 +356,66 @@ describe('header and patient-block styles', () => {
   });
 });
 
+describe('headers without the usual labels', () => {
+  it('a portal: the patient’s name as a heading over the line of identifiers, without a label', () => {
+    const { metadata, missing } = read([
+      [40, [[36, 'Hiroshi Eriksen']]],
+      [54, [[36, 'MRN: 5589770 | DOB: 2/15/1974 (50 y.o.) | Legal Sex: Male']]],
+      [80, [[36, 'Lipid Panel - Final result']]],
+      [94, [[36, 'Collected on May 1, 2024 9:30 AM'], [300, 'Result date: 5/1/2024 10:46 PM']]],
+    ]);
+    expect(metadata).toMatchObject({
+      patient_first_name: 'Hiroshi',
+      patient_last_name: 'Eriksen',
+      dob: '2/15/1974',
+      gender: 'male',
+      date_collected: 'May 1, 2024 9:30 AM',
+      date_reported: '5/1/2024 10:46 PM',
+    });
+    expect(missing).toEqual(['lab_name']);
+    // A title over the identifiers names nobody, nor does a name-like line with no identifiers under it.
+    expect(read([[40, [[36, 'Lab Results']]], [54, [[36, 'DOB: 2/15/1974']]]]).missing).toContain('patient_last_name');
+    expect(read([[40, [[36, 'Hiroshi Eriksen']]], [54, [[36, 'Lipid Panel - Final result']]]]).missing).toContain('patient_last_name');
+  });
+
+  it('a UK report: a department’s heading beside the lab’s name is not the lab, the address under the lab is, "Authorised" is the report date', () => {
+    const { metadata, missing } = read([
+      [40, [[40, 'CLINICAL BIOCHEMISTRY & HAEMATOLOGY'], [330, 'Pennine Pathology Services']]],
+      [52, [[330, '12 Infirmary Street, Leeds LS1 2TW']]],
+      [64, [[330, 'Tel 0113 555 0123']]],
+      [90, [[40, 'Surname:'], [120, 'FONSECA'], [250, 'Lab No:'], [330, 'KT9195959']]],
+      [102, [[40, 'Forename:'], [120, 'Tomas'], [250, 'Sample collected:'], [330, '04/01/2024 06:05']]],
+      [114, [[40, 'D.O.B.:'], [120, '10/11/1963'], [250, 'Authorised:'], [330, '05/01/2024 08:22']]],
+    ]);
+    expect(metadata).toMatchObject({
+      patient_first_name: 'Tomas',
+      patient_last_name: 'FONSECA',
+      lab_name: 'Pennine Pathology Services',
+      lab_address: '12 Infirmary Street, Leeds LS1 2TW',
+      date_collected: '04/01/2024 06:05',
+      date_reported: '05/01/2024 08:22',
+      specimen_number: 'KT9195959',
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it('a discharge summary: the hospital’s laboratory named in a sentence, and "Specimen … collected …, results verified …" in prose', () => {
+    const { metadata } = read([
+      [40, [[40, 'Good Samaritan Medical Center']]],
+      [60, [[40, 'PATIENT NAME: QUINN, PAVEL G'], [188, 'MRN: 8010933'], [257, 'DOB: 09/10/1974']]],
+      [200, [[40, 'Good Samaritan Medical Center Laboratory. Specimen H24-46701 collected 01/09/2024 0705, results verified 01/10/2024 0007.']]],
+    ]);
+    expect(metadata).toMatchObject({
+      lab_name: 'Good Samaritan Medical Center Laboratory',
+      specimen_number: 'H24-46701',
+      date_collected: '01/09/2024 0705',
+      date_reported: '01/10/2024 0007',
+    });
+    // Without its laboratory named anywhere, the hospital itself is the lab.
+    expect(read([[40, [[40, 'Good Samaritan Medical Center']]], [60, [[40, 'Specimen type: serum']]]]).metadata.lab_name).toBe('Good Samaritan Medical Center');
+  });
+});
+
 describe('more label spellings', () => {
   it('a format note before the colon, bilingual labels, another name that is not the patient’s', () => {
     const { metadata } = read([
@@ -480,6 +540,7 @@ describe('value forms', () => {
     expect(read([[40, [[36, "Recv'd: 01/05/2024"]]]]).metadata.date_received).toBe('01/05/2024');
     expect(read([[40, [[36, 'Final Report: 2024-01-06T14:05']]]]).metadata.date_reported).toBe('2024-01-06T14:05');
     expect(read([[40, [[36, 'D.O.B.: 02/29/1964']]]]).metadata.dob).toBe('02/29/1964');
+    expect(read([[40, [[36, 'Collected: Thu, Nov 7, 2024 8:22 AM']]]]).metadata.date_collected).toBe('Thu, Nov 7, 2024 8:22 AM');
   });
 
   it('names: last-name-first, first-name-first, titles, suffixes, particles, apostrophes, hyphens and accents', () => {

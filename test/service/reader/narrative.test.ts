@@ -211,6 +211,15 @@ describe("a clinical note's leader lines", () => {
   });
 });
 
+describe('a heading line over leader lines', () => {
+  it('names the panel of the lines under it, which tells serum glucose from urine glucose', () => {
+    const results = readNarrative(page([[100, [[72, 'Comp. Metabolic Panel (14):']]], [114, [[72, 'Glucose ....... 512 (H!) mg/dL [70-99]']]]], 1, { size: 10.5 }));
+    expect(results.map((r) => [r.testName, r.value.value, r.panel])).toEqual([['Glucose', '512', 'Comp. Metabolic Panel (14)']]);
+    expect(matchLoinc('Glucose', { units: 'mg/dL' }).ambiguous).toBe(true);
+    expect(matchLoinc('Glucose', { units: 'mg/dL', panel: results[0]!.panel! }).analyte?.code).toBe('2345-7');
+  });
+});
+
 describe("a faxed note's leader lines, as OCR reads them", () => {
   const rows = page(
     [

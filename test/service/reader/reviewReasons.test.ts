@@ -59,6 +59,10 @@ describe('doubt rules', () => {
     expect(review(raw('Zinc Protoporphyrin', '45', 'ug/dL', '0.5-6.0')).codes).toEqual(expect.arrayContaining(['decimal_suspect', 'loinc_missing']));
   });
 
+  it('takes a whole number just over a range printed with decimals for a high result, not a lost decimal point', () => {
+    expect(review(raw('Total Bilirubin', '22 H', 'umol/L', '1.7 - 21')).codes).not.toContain('decimal_suspect');
+  });
+
   it('sends flag H with a value inside the range to review, and the other disagreements', () => {
     expect(review(raw('Potassium', '4.5 H', 'mmol/L', '3.5-5.2')).codes).toContain('flag_inconsistent');
     expect(review(raw('Potassium', '5.9 L', 'mmol/L', '3.5-5.2')).codes).toContain('flag_inconsistent');

@@ -203,6 +203,34 @@ describe('hospital printouts: critical-value calls and page furniture', () => {
   });
 });
 
+describe('headers in other words', () => {
+  const values = (rows: ReturnType<typeof page>) => readTables([rows]).results.map((r) => [r.testName, r.value.value, r.rangeText ?? '']);
+
+  it('"Investigation | Result | Ref. interval | Units" (a UK report)', () => {
+    const read = readTables([page([
+      [100, [[40, 'Investigation'], [230, 'Result'], [310, 'Ref. interval'], [420, 'Units']]],
+      ...table(115, [[[40, 'Sodium'], [230, '135 L'], [310, '136 - 145'], [420, 'mmol/L']]]),
+    ])]);
+    expect(read.headerFound).toBe(true);
+    expect(read.results.map(brief)).toEqual([['Sodium', '135', 'L', 'mmol/L', '136 - 145', '']]);
+  });
+
+  it('"Component | Your Value | Standard Range | Flag" (portal result cards): a card’s dated line, the lab’s CLIA line and "1 of 1" are no rows of the table', () => {
+    const rows = page([
+      [100, [[40, 'Component'], [230, 'Your Value'], [330, 'Standard Range'], [450, 'Flag']]],
+      ...table(115, [
+        [[40, 'Potassium'], [230, '5.3 mmol/L'], [330, '3.5 - 5.1 mmol/L'], [450, 'High']],
+        [[40, 'Collected on May 1, 2024 9:30 AM'], [330, 'Result date: 5/1/2024 10:46 PM']],
+        [[40, 'Sodium'], [230, '140 mmol/L'], [330, '136 - 145 mmol/L']],
+        [[40, '01'], [70, 'Pacific Crest Reference Laboratory, 2875 Kilroy Airport Way, Long Beach, CA 90806'], [450, 'CLIA: 05D1043386']],
+        [[40, '1 of 1']],
+      ]),
+    ]);
+    expect(values(rows)).toEqual([['Potassium', '5.3', '3.5 - 5.1'], ['Sodium', '140', '136 - 145']]);
+    expect(readTables([rows]).unreadRows).toBe(0);
+  });
+});
+
 describe('two tables side by side under one header', () => {
   const rows = page([
     [120, [[26, 'Test'], [130, 'Result'], [166, 'Flag'], [182, 'Units'], [238, 'Ref Range'], [312, 'Test'], [416, 'Result'], [452, 'Flag'], [468, 'Units'], [524, 'Ref Range']]],

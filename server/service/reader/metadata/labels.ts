@@ -63,13 +63,16 @@ export const LABELS: Label[] = [
     'final report', 'reported', 'resulted', 'rpt', 'rpt date', 'rptd', 'result date', 'date resulted', 'report released', 'released', 'report date\\/time',
     'fecha de reporte', 'fecha de informe', 'fecha de resultado',
   ], true),
-  ...label('reported', 1, ['date issued', 'issued', 'verified', 'date verified'], true),
+  ...label('reported', 1, [
+    'date issued', 'issued', 'verified', 'date verified', 'authori[sz]ed', 'date authori[sz]ed', 'authori[sz]ed on', 'validated', 'date validated',
+  ], true),
   ...label('reported', 2, ['printed', 'printed on', 'date printed', 'print date', 'printed date'], true),
+  // Colonless too, where a number follows: "Specimen H24-46701 collected 01/09/2024" in a note's prose.
   ...label('specimen', 0, [
     'specimen id', 'specimen number', 'specimen no\\.?', 'specimen #', 'specimen', 'accession number', 'accession no\\.?', 'accession #',
     'accession', 'acc(?:ession)?\\.? ?#', 'acc\\.? no\\.?', 'acc', 'sample id', 'sample number', 'sample no\\.?', 'lab id', 'lab no\\.?', 'lab #',
     'lab number', 'laboratory number', 'lab accession',
-  ]),
+  ], true),
   ...label('specimen', 2, ['order #', 'order number', 'order no\\.?', 'order id', 'requisition #', 'requisition number', 'requisition', 'req #', 'req\\. #', 'control #', 'control number']),
   ...label('provider', 0, [
     'ordering physician', 'ordering provider', 'ord\\.? phys(?:ician)?\\.?', 'ord\\.? prov(?:ider)?\\.?', 'ord\\.? dr\\.?', 'ordering doctor', 'ordering clinician', 'ordering md', 'ordering practitioner', 'ordering dr\\.?',

@@ -13,6 +13,13 @@ const PATIENT_BLOCK = /\b(?:patient(?: name)?|pt name|name|dob|date of birth)\s*
 /** "Testing performed by …": a sentence naming the lab, read as a label (labels.ts), not a letterhead. */
 const PERFORMED = /^(?:testing |tests )?perform(?:ed|ing)\b/i;
 
+/**
+ * A department's heading beside the lab's name ("CLINICAL BIOCHEMISTRY & HAEMATOLOGY", "Department
+ * of Pathology"): it names a discipline, not the laboratory that reports.
+ */
+const DEPARTMENT =
+  /^(?:(?:department|dept\.?|division|section)\s+of\s+)?(?:(?:clinical|chemical|biochemistry|chemistry|ha?ematology|microbiology|immunology|serology|pathology|virology|endocrinology|laboratory|medicine|sciences?|blood|and|&|,)\s*)+$/i;
+
 /** How many lines of page 1 the letterhead may take. */
 const LETTERHEAD_ROWS = 8;
 
@@ -25,6 +32,7 @@ export function letterheadLab(rows: Row[]): { name: string; row: number; cell: C
     if (i > 0 && PATIENT_BLOCK.test(rows[i - 1]!.text)) break;
     for (const cell of row.cells) {
       if (!LAB_WORDS.test(cell.text) || /\d|:/.test(cell.text) || cell.text.split(' ').length > 10 || PERFORMED.test(cell.text)) continue;
+      if (DEPARTMENT.test(cell.text.trim())) continue;
       const name = labValue(cell.text);
       if (name && name === cell.text.trim().replace(/[,;.\s]+$/, '')) return { name, row: i, cell };
     }
