@@ -95,12 +95,18 @@ export function extractMetadata(input: Row[]): MetadataRead {
 }
 
 /**
- * A hospital's letterhead names the institution; "Good Samaritan Medical Center Laboratory" printed
- * anywhere on the report names its laboratory, the lab that reported.
+ * A hospital's letterhead names the institution; "Good Samaritan Medical Center Laboratory" (or
+ * "University Hospital Department of Laboratory Medicine") printed anywhere on the report names its
+ * laboratory, the lab that reported.
  */
 function institutionLab(rows: Row[], institution: string): string {
+  // A letterhead that already names a laboratory ("Southern Cross Pathology") is the lab itself.
+  if (/laborator|\blabs?\b|patholog|diagnostic/i.test(institution)) return '';
   const escaped = institution.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
-  const re = new RegExp(String.raw`(?<![\p{L}])${escaped}\s+(?:clinical\s+)?(?:laborator(?:y|ies)|labs?)(?![\p{L}])`, 'iu');
+  const re = new RegExp(
+    String.raw`(?<![\p{L}])${escaped}\s+(?:(?:department|dept\.?|division)\s+of\s+)?(?:clinical\s+)?(?:laborator(?:y|ies)(?:\s+medicine)?|labs?)(?![\p{L}])`,
+    'iu',
+  );
   for (const row of rows) {
     const m = re.exec(row.text);
     if (m) return m[0].replace(/\s+/g, ' ');

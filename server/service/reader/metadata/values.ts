@@ -73,7 +73,7 @@ export function cliaValue(text: string): string {
 }
 
 /** Words that are never part of a person's name: a label over something else ("Name: Lab Results"). */
-const NOT_A_NAME = /\b(?:lab(?:oratory|oratories|s)?|results?|report|test(?:s|ing)?|patient|page|date|specimen|clinic|hospital|medical|center|health|diagnostics?|services?|your|the|see|unknown|n\/a|none|copy|final|information|details|demographics|client|account|physician|provider|doctor)\b/i;
+const NOT_A_NAME = /\b(?:lab(?:oratory|oratories|s)?|results?|report|test(?:s|ing)?|patient|page|date|specimen|clinic|hospital|medical|center|health|diagnostics?|services?|your|the|see|unknown|n\/a|none|copy|final|information|details|demographics|client|account|physician|provider|doctor|summary|discharge|note|progress|admission|visit|encounter|history|record)\b/i;
 
 /** Letters of names in any script, with the apostrophes, hyphens, dots and commas names carry. */
 const NAME_CHARS = /^[\p{L}\p{M}'’.,\- ]+$/u;
@@ -83,6 +83,8 @@ export function personValue(text: string): string {
   let v = text.replace(LEAD, '').replace(/\s+/g, ' ').trim();
   // "Jane Doe (DOB 01/02/1980)", "DOE, JANE  MRN 12345": the name ends where the rest begins.
   v = v.split(/\s*[(|;]|\s+page\s+\d/i)[0]!;
+  // "QUINN, HIROSHI H ~~ MRN": a mark OCR made of a rule or a box's edge ends the name too.
+  v = v.split(/\s+(?=[^\p{L}\p{M}\p{N}'’])/u)[0]!;
   const digit = v.search(/\s\S*\d/);
   if (digit >= 0) v = v.slice(0, digit);
   v = v.replace(/[,.:;\s-]+$/, '').trim();
