@@ -2,7 +2,8 @@
  * Decimal points that OCR did not see. A worn print head or a blurred scan leaves the point of
  * "17.5" as a light grey speck that the engine's black-and-white threshold drops, so it reads
  * "175"; a reviewer looking at the image still sees the point. This looks for that speck in the
- * grey page, between two digits of a word read as a whole number:
+ * grey page, between two digits of a word read as a whole number (or of either bound of a range
+ * read as one word, "35-51"):
  * - the columns between the digits are open above (no ink in the upper 70 % of the digits' height),
  *   as they are under a point and not under the foot of a "1" or the bar of a "2";
  * - in the bottom band of those columns there is a darker spot, visibly darker than the paper;
@@ -58,15 +59,34 @@ const COMMA_TAIL = 0.15;
 /** Words whose ink and paper differ by less than this (grey levels) are not read for shades. */
 const MIN_CONTRAST = 60;
 
+/** A range printed as one word ("35-51" for 3.5-5.1): each bound is read like a whole number. */
+const RANGE_WORD = /^(\d{1,6})([-–])(\d{1,6})$/;
+
 /**
  * The word's text with the decimal point put back, or undefined when there is no single,
- * clear point between its digits.
+ * clear point between its digits (in a range word, between the digits of either bound).
  */
 export function restoreDecimalPoint(word: OcrWord, image: GreyImage): string | undefined {
-  const m = WHOLE_NUMBER.exec(word.text);
-  if (!m || word.symbols.length !== word.text.length) return undefined;
-  const [, before, digits, after] = m as unknown as [string, string, string, string];
-  const digitBoxes = word.symbols.slice(before.length, before.length + digits.length).map((s) => s.bbox);
+  if (word.symbols.length !== word.text.length) return undefined;
+  const boxes = (from: number, count: number) => word.symbols.slice(from, from + count).map((s) => s.bbox);
+  const withPoint = (digits: string, cut: number | undefined) => (cut === undefined ? digits : `${digits.slice(0, cut)}.${digits.slice(cut)}`);
+  const whole = WHOLE_NUMBER.exec(word.text);
+  if (whole) {
+    const [, before, digits, after] = whole as unknown as [string, string, string, string];
+    const cut = pointCut(boxes(before.length, digits.length), image);
+    return cut === undefined ? undefined : `${before}${withPoint(digits, cut)}${after}`;
+  }
+  const range = RANGE_WORD.exec(word.text);
+  if (!range) return undefined;
+  const [, low, dash, high] = range as unknown as [string, string, string, string];
+  const lowCut = low.length >= 2 ? pointCut(boxes(0, low.length), image) : undefined;
+  const highCut = high.length >= 2 ? pointCut(boxes(low.length + 1, high.length), image) : undefined;
+  if (lowCut === undefined && highCut === undefined) return undefined;
+  return `${withPoint(low, lowCut)}${dash}${withPoint(high, highCut)}`;
+}
+
+/** Where a point sits among these digits (how many digits stand before it), if one clearly does. */
+function pointCut(digitBoxes: Box[], image: GreyImage): number | undefined {
   const x0 = Math.max(0, Math.min(...digitBoxes.map((b) => b.x0)));
   const x1 = Math.min(image.width - 1, Math.max(...digitBoxes.map((b) => b.x1)));
   const grey = (x: number, y: number) => image.data[y * image.width + x]!;
@@ -119,8 +139,7 @@ export function restoreDecimalPoint(word: OcrWord, image: GreyImage): string | u
   if (points.length !== 1) return undefined;
   // The point goes after every digit whose middle lies left of it.
   const cut = digitBoxes.filter((b) => (b.x0 + b.x1) / 2 < points[0]!).length;
-  if (cut === 0 || cut === digits.length) return undefined;
-  return `${before}${digits.slice(0, cut)}.${digits.slice(cut)}${after}`;
+  return cut === 0 || cut === digitBoxes.length ? undefined : cut;
 }
 
 /**

@@ -3,7 +3,7 @@ import { ANALYTES, type Analyte } from './loincTable';
 import { decimalRestored, minConfidence } from './rows';
 import type { RawResult } from './tableReader';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
-import { isKnownQualitative, isLeader, LEADER_RUN, looksLikeUnit, parseValueCell, type FlagKind } from './values';
+import { isDotNoise, isKnownQualitative, isLeader, LEADER_RUN, looksLikeUnit, parseValueCell, type FlagKind } from './values';
 
 /**
  * Results written as prose or as a bulleted list, outside any result table: a letter ("Your
@@ -190,7 +190,7 @@ function blocks(rows: Row[]): Block[] {
       for (const item of items) {
         // OCR's words are split at spaces, so a word of leader marks is all leader; a text PDF's item
         // may hold the name before its leader ("Sodium ______"), which LEADER replaces in place.
-        const text = item.source === 'ocr' && isLeader(item.text) ? ':' : item.text.replace(/\s+/g, ' ').replace(LEADER, ' : ').trim();
+        const text = item.source === 'ocr' && (isLeader(item.text) || OCR_LEADERS.has(item)) ? ':' : item.text.replace(/\s+/g, ' ').replace(LEADER, ' : ').trim();
         if (!text || text === ':') {
           // A leader on its own links what is on either side of it.
           if (text && current!.text) current!.text += ' :';
@@ -215,14 +215,27 @@ function blocks(rows: Row[]): Block[] {
  * 138"): on an OCR'd row, the words without a digit between a leader and the first word with one
  * are the leader's noise, unless they are a result in words ("Non-reactive", "Not Detected").
  */
+/** A mark alone (".", "«"): three of them in a row are a spaced dotted leader as OCR reads it. */
+const isMark = (item: TextItem | undefined) => !!item && /^[^\p{L}\p{N}]+$/u.test(item.text);
+
 function withoutLeaderNoise(items: TextItem[]): TextItem[] {
-  const leader = items.findIndex((it) => it.source === 'ocr' && isLeader(it.text));
-  if (leader < 0) return items;
-  const value = items.findIndex((it, i) => i > leader && (/\d/.test(it.text) || isKnownQualitative(it.text) || isKnownQualitative(`${it.text} ${items[i + 1]?.text ?? ''}`)));
+  const noise = (item: TextItem | undefined) => !!item && (isMark(item) || isDotNoise(item.text) || isLeader(item.text));
+  const confirmed = items.findIndex(
+    (it, i) => i > 0 && it.source === 'ocr' && (isLeader(it.text) || (isMark(it) && isMark(items[i + 1]) && isMark(items[i + 2])) || (isDotNoise(it.text) && noise(items[i + 1]))),
+  );
+  if (confirmed < 0) return items;
+  // The leader starts at its first mark: what OCR made of the dots before the clearly leader part
+  // ("Glucose . 3 CESS or Hs Fest veer ween. 68") is leader too.
+  const leader = items.findIndex((it, i) => i > 0 && i <= confirmed && noise(it));
+  const value = items.findIndex((it, i) => i > confirmed && (/\d/.test(it.text) || isKnownQualitative(it.text) || isKnownQualitative(`${it.text} ${items[i + 1]?.text ?? ''}`)));
   if (value < 0) return items;
   if (value > leader + 1) AFTER_NOISE.add(items[value]!);
+  OCR_LEADERS.add(items[leader]!);
   return [...items.slice(0, leader + 1), ...items.slice(value)];
 }
+
+/** The OCR'd item where a leader starts (the rest of it dropped): it links the name to the value. */
+const OCR_LEADERS = new WeakSet<TextItem>();
 
 /** First words after dropped leader noise: OCR may have misread them too, so a person checks the value. */
 const AFTER_NOISE = new WeakSet<TextItem>();

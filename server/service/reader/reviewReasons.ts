@@ -52,7 +52,8 @@ export function reviewResult({ raw, interpreted, loinc }: ResultForReview): Revi
     }
   }
   if (raw.decimalRestored) {
-    add('decimal_suspect', `A decimal point in this row was printed too faintly for OCR and was read from the image's shading (the value reads ${value.value}): check it against the page.`);
+    const range = raw.rangeText ? `, the range ${raw.rangeText}` : '';
+    add('decimal_suspect', `A decimal point in this row was printed too faintly for OCR and was read from the image's shading (the value reads ${value.value}${range}): check the row against the page.`);
   }
   if (value.kind === 'unparseable') add('unparseable_value', `The value "${value.value}" is not a number or a known result word.`);
 

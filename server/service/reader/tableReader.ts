@@ -3,7 +3,7 @@ import { similarWords } from './fuzzy';
 import { matchLoinc } from './loinc';
 import { decimalRestored, minConfidence } from './rows';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
-import { flagKind, isLeader, LEADER_RUN, parseRange, parseValueCell, type ValueCell } from './values';
+import { flagKind, isDotNoise, isLeader, LEADER_RUN, parseRange, parseValueCell, type ValueCell } from './values';
 
 /**
  * Reads result tables out of rows, the way US reports print them:
@@ -183,13 +183,22 @@ const HEADER_WORDS = ['test', 'tests', 'name', 'result', 'results', 'current', '
   'reference', 'interval', 'range', 'in', 'out', 'of', 'lab', 'analyte', 'component', 'value', 'investigation', 'parameter',
   'standard', 'normal', 'assay'];
 
-/** OCR-tolerant: each word snaps to a header word it nearly spells ("Rcsult" -> "result"). */
+/**
+ * What OCR makes of a shaded header band's texture and of rules between the column names: ":",
+ * "|", "©", "0", "oo oo co". No column is named in two characters or in o's and c's alone.
+ */
+function isSpeck(text: string): boolean {
+  const t = text.replace(/[^\p{L}\p{N}]/gu, '');
+  return t.length <= 2 ? !/^(?:h|l|hl|lh)$/i.test(t) : /^[oc0]+$/i.test(t);
+}
+
+/** OCR-tolerant: each word snaps to a header word it nearly spells ("Rcsult" -> "result"), specks dropped. */
 function headerText(cell: Cell): string {
   return cell.text
     .toLowerCase()
     .replace(/[^a-z ]+/g, ' ')
     .split(/\s+/)
-    .filter(Boolean)
+    .filter((w) => w && !(w.length <= 3 && /^[oc]+$/.test(w)))
     .map((w) => (w.length >= 4 ? (HEADER_WORDS.find((h) => h.length >= 4 && similarWords(w, h)) ?? w) : w))
     .join(' ');
 }
@@ -234,11 +243,12 @@ function headerParts(cell: Cell): { role: ColumnRole | undefined; x: number }[] 
 export function headerColumns(row: Row, allowRepeats = false): Column[] | undefined {
   if (row.cells.length < 3) return undefined;
   const dates = collectionDates(row);
-  if (row.cells.some((c) => !dates.has(c) && /\d/.test(c.text))) return undefined;
+  if (row.cells.some((c) => !dates.has(c) && /\d/.test(c.text) && !isSpeck(c.text))) return undefined;
   // Columns headed by collection dates (a cumulative report): the newest is the result, the others history.
   const newest = [...dates].sort((a, b) => b[1] - a[1])[0]?.[0];
   const columns: Column[] = [];
   for (const cell of row.cells) {
+    if (isSpeck(cell.text)) continue;
     if (dates.has(cell)) {
       columns.push({ role: cell === newest ? 'result' : 'previous', x: cell.x });
       continue;
@@ -463,14 +473,23 @@ function readHeaderless(rows: Row[], boilerplate: Set<Row>, out: TableRead): Raw
     if (boilerplate.has(row) || isPageFurniture(row.text) || row.cells.length < 2) continue;
     const name = row.cells[0]!.text;
     // "Potassium ....... 5.9": a leader line, which the narrative reader reads whole.
-    if (LEADER_LINE.test(name) || row.cells.some((c) => isLeader(c.text))) continue;
-    if (isLabel(name) || !matchLoinc(name).matches.length) continue;
-    const rest = row.cells.slice(1);
-    const valueCell = rest.find((c) => parseValueCell(c.text).kind !== 'unparseable');
-    if (!valueCell) continue;
+    // (OCR reads a spaced dotted leader as a row of cells of one mark each.)
+    const items = row.cells.flatMap((c) => c.items);
+    const leader =
+      items.some((it) => isLeader(it.text) || isDotNoise(it.text)) ||
+      items.filter((it) => /^[^\p{L}\p{N}]+$/u.test(it.text)).length >= 3 ||
+      /[^\p{L}\p{N}\s)]$/u.test(name);
+    if (LEADER_LINE.test(name) || leader) continue;
+    // The name runs up to the value: OCR splits a long one into cells ("Estimated" | "Glomerular" | ...).
+    const at = row.cells.findIndex((c, k) => k > 0 && parseValueCell(c.text).kind !== 'unparseable');
+    if (at < 0) continue;
+    const testName = row.cells.slice(0, at).map((c) => c.text).join(' ');
+    if (isLabel(testName) || !matchLoinc(testName).matches.length) continue;
+    const rest = row.cells.slice(at);
+    const valueCell = rest[0]!;
     const value = parseValueCell(valueCell.text);
     const result: RawResult = {
-      testName: name,
+      testName,
       value,
       page: row.page,
       column: 'headerless',

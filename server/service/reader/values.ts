@@ -218,10 +218,24 @@ export const LEADER_RUN = String.raw`(?:\.{3,}|(?:\.\s){2,}\.?|_{3,}|-{3,}|…+|
 
 const LEADER_MARKS = /[-—–=~_.·…«»,'"`+]/g;
 
-/** Text that is a leader, or mostly its marks (OCR reads a faint dotted line as "-+---——c——-==--"). */
+/**
+ * Text that is a leader, or mostly its marks (OCR reads a faint dotted line as "-+---——c——-==--"),
+ * or a run of marks with the letters OCR makes of the rest of the line ("---c-r-mmmmviim").
+ */
 export function isLeader(text: string): boolean {
   const t = text.replace(/\s+/g, '');
-  return t.length >= 4 && !/\d/.test(t) && (t.match(LEADER_MARKS)?.length ?? 0) >= 0.6 * t.length;
+  if (t.length < 4 || /\d/.test(t)) return false;
+  const marks = t.match(LEADER_MARKS)?.length ?? 0;
+  return marks >= 0.6 * t.length || (marks >= 0.3 * t.length && /[-—–=~_.·…]{3}/.test(t));
+}
+
+/**
+ * What OCR makes of a dotted leader when it reads the dots as letters: lowercase letters without
+ * ascenders or descenders, like the dots on the baseline ("eetireieiieeeerereee", "ccccceevs",
+ * "wvveenes"), four or more of them. Only read so between a test's name and its value.
+ */
+export function isDotNoise(text: string): boolean {
+  return /^[.,:;'`«»~_\-—–=+]*[acemnorsuvwxzi][acemnorsuvwxzi.,:;'`«»~_\-—–=+]{3,}$/.test(text) && /(.)\1|[.,:;'`«»~_\-—–=+]|[^aeiou]{4}/.test(text);
 }
 
 /** "%", "mg/dL", "x10E3/uL", "mL/min/1.73m2" - not "Not Estab." or "See Note". */

@@ -73,6 +73,12 @@ describe('restoreDecimalPoint', () => {
     expect(draw({ text: '1.1', grey: { 1: 200 } }, '11')).toBe('1.1');
   });
 
+  it('puts back the points of a range read as one word, each bound on its own', () => {
+    expect(draw({ text: '3.5-5.1', grey: { 1: 200, 5: 200 } }, '35-51')).toBe('3.5-5.1');
+    expect(draw({ text: '1.7-21', grey: { 1: 200 } }, '17-21')).toBe('1.7-21');
+    expect(draw({ text: '22-29' }, '22-29')).toBeUndefined();
+  });
+
   it('reads whole numbers as whole numbers', () => {
     for (const n of ['46', '120', '11', '2017', '71']) expect(draw({ text: n }, n)).toBeUndefined();
   });

@@ -245,6 +245,31 @@ describe("a faxed note's leader lines, as OCR reads them", () => {
   });
 });
 
+describe('dotted leaders whose dots OCR read as letters', () => {
+  const rows = page(
+    [
+      [100, [[72, 'Glucose'], [120, '.'], [140, '3'], [150, 'CESS'], [180, 'or'], [195, 'Hs'], [210, 'Fest'], [240, 'veer'], [270, 'ween.'], [300, '68'], [320, '(L)'], [345, 'mg/dL'], [380, '[70-99]']]],
+      [114, [[72, 'TIBC'], [100, '.'], [110, '.'], [120, '.'], [130, '+.'], [140, '.'], [300, '455'], [330, 'H'], [345, 'normal'], [380, '250-450'], [420, 'ug/dL']]],
+      [128, [[72, 'Chloride'], [120, '---c-r-mmmmviim'], [220, 'meme'], [300, '96'], [320, '(L)'], [345, 'ref:'], [380, '98-107'], [420, 'mmol/L']]],
+    ],
+    1,
+    { size: 10.5, confidence: 90 },
+  );
+
+  it('reads from the name to the value past the letters, and reads no value out of them', () => {
+    expect(readNarrative(rows).map(brief)).toEqual([
+      ['Glucose', '68', 'Low', 'mg/dL', '70-99'],
+      ['TIBC', '455', 'High', 'ug/dL', '250-450'],
+      ['Chloride', '96', 'Low', 'mmol/L', '98-107'],
+    ]);
+  });
+
+  it('leaves such lines to the leader reader when no table header was found', () => {
+    const read = readTables([rows]);
+    expect(read.results).toEqual([]);
+  });
+});
+
 describe('names that end in a word prose also uses as a link', () => {
   const codeOf = (r: RawResult) => matchLoinc(r.testName, { units: r.units, panel: r.panel }).matches[0]?.loinc_code;
 

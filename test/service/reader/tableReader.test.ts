@@ -177,6 +177,13 @@ describe('reports without a recognisable table header', () => {
   });
 });
 
+describe('no header: a name OCR split into cells', () => {
+  it('runs the name up to the value', () => {
+    const read = readTables([page([[100, [[40, 'Estimated'], [100, 'Glomerular'], [170, 'Filtration Rate'], [300, '>60'], [360, 'mL/min/1.73m2'], [460, '>=60']]]], 1, { confidence: 90 })]);
+    expect(read.results.map((r) => [r.testName, r.value.value])).toEqual([['Estimated Glomerular Filtration Rate', '>60']]);
+  });
+});
+
 describe('hospital printouts: critical-value calls and page furniture', () => {
   const header: Line = [150, [[36, 'TEST'], [200, 'RESULT'], [270, 'FLAG'], [320, 'UNITS'], [400, 'REF RANGE']]];
   const rows = page([
@@ -213,6 +220,15 @@ describe('headers in other words', () => {
     ])]);
     expect(read.headerFound).toBe(true);
     expect(read.results.map(brief)).toEqual([['Sodium', '135', 'L', 'mmol/L', '136 - 145', '']]);
+  });
+
+  it('a header under shading, with the specks OCR read in it', () => {
+    const read = readTables([page([
+      [100, [[40, 'nvestigation.'], [120, 'oo oo co ©'], [230, 'Result'], [270, '0'], [310, 'Ref.imerval'], [390, '0'], [420, 'Units. oo.'], [500, 'oc']]],
+      ...table(115, [[[40, 'Potassium'], [230, '5.5H'], [310, '3.5-5.1'], [420, 'mmol/L']]]),
+    ], 1, { confidence: 90 })]);
+    expect(read.headerFound).toBe(true);
+    expect(read.results.map(brief)).toEqual([['Potassium', '5.5', 'H', 'mmol/L', '3.5-5.1', '']]);
   });
 
   it('"Component | Your Value | Standard Range | Flag" (portal result cards): a card’s dated line, the lab’s CLIA line and "1 of 1" are no rows of the table', () => {

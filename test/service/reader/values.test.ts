@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compare, interpret } from '../../../server/service/reader/interpret';
 import type { RawResult } from '../../../server/service/reader/tableReader';
-import { flagKind, parseRange, parseValueCell } from '../../../server/service/reader/values';
+import { flagKind, isDotNoise, isLeader, parseRange, parseValueCell } from '../../../server/service/reader/values';
 
 describe('value cells', () => {
   it.each([
@@ -152,5 +152,17 @@ describe('titers', () => {
     expect(interpret(row('1:20', '<1:40')).result).toMatchObject({ interpretation: 'normal', is_above_max_range: false });
     expect(interpret(row('1:40', '<1:40')).result).toMatchObject({ is_above_max_range: true });
     expect(interpret(row('1:40', '<1:40')).result).not.toHaveProperty('max_reference_range');
+  });
+});
+
+describe('leaders as OCR reads them', () => {
+  it('a run of marks with the letters OCR made of the rest of the line is a leader', () => {
+    for (const t of ['.......', '---c-r-mmmmviim', '---------momoo', '-+---——c——-==--']) expect(isLeader(t), t).toBe(true);
+    for (const t of ['Non-reactive', 'A-B', '5.9', 'mg/dL', 'ref:']) expect(isLeader(t), t).toBe(false);
+  });
+
+  it('dots read as letters without ascenders or descenders are noise; words and units are not', () => {
+    for (const t of ['ccccceevs', 'wvveenes', 'veer', 'ween.', 'cocci', 'eeeeevisiseessesnieeeeen']) expect(isDotNoise(t), t).toBe(true);
+    for (const t of ['Sodium', 'serum', 'mmol/L', 'normal', 'Creatinine', 'on', 'ere', 'mean', '68']) expect(isDotNoise(t), t).toBe(false);
   });
 });

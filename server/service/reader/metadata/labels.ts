@@ -46,7 +46,7 @@ export const LABELS: Label[] = [
   ...label('name', 1, ['patient information', 'patient details', 'patient demographics', 'patient info']).map((l) => ({ ...l, below: true })),
   ...label('first', 0, ['patient first name', 'first name', 'given name', 'forename', 'forenames']),
   ...label('last', 0, ['patient last name', 'last name', 'surname', 'family name']),
-  ...label('dob', 0, ['date of birth', 'birth date', 'birthdate', 'd\\.o\\.b\\.?', 'dob', 'dob\\/age', 'birth', 'fecha de nacimiento', 'f\\. nac\\.?'], true),
+  ...label('dob', 0, ['date of birth', 'birth date', 'birthdate', 'd\\.[o0]\\.b\\.?', 'dob', 'dob\\/age', 'birth', 'fecha de nacimiento', 'f\\. nac\\.?'], true),
   ...label(['dob', 'gender'], 0, ['dob\\/sex', 'dob\\/gender'], true),
   ...label('gender', 0, ['sex', 'gender', 'age\\/sex', 'sex\\/age', 'age\\/gender', 'gender\\/age', 'age \\/ sex', 'legal sex', 'sexo', 'género', 'genero'], true),
   ...label('collected', 0, [
