@@ -181,7 +181,10 @@ function decide(candidates: Analyte[], ctx: MatchContext, method: MatchMethod, c
   if (ctx.panel) {
     const urinePanel = /urin|\bua\b|dipstick|microscop|sediment/i.test(ctx.panel);
     const bySpecimen = pool.filter((a) => a.specimen === (urinePanel ? 'urine' : 'blood'));
-    if (bySpecimen.length === 1) return chosen(bySpecimen[0]!, ctx, method === 'fuzzy' ? method : 'context', Math.min(confidence, 0.9));
+    // A word result ("NEGATIVE", "1+") is never an analyte only ever measured: the value decides
+    // then, not the panel (an OCR-misread "URINALYSIS" heading leaves urine protein under the chemistry).
+    const wordForMeasured = ctx.qualitativeValue && bySpecimen[0]?.results === 'quantitative';
+    if (bySpecimen.length === 1 && !wordForMeasured) return chosen(bySpecimen[0]!, ctx, method === 'fuzzy' ? method : 'context', Math.min(confidence, 0.9));
   }
   if (ctx.qualitativeValue !== undefined) {
     const byKind = pool.filter((a) => (ctx.qualitativeValue ? a.results !== 'quantitative' : a.results !== 'qualitative'));

@@ -104,6 +104,11 @@ describe('matching printed names', () => {
     expect(code('Bilirubin', { panel: 'URINALYSIS, COMPLETE' })).toBe('5770-3');
   });
 
+  it('lets a word result overrule a blood panel: serum protein is never "NEGATIVE" (a misread urinalysis heading)', () => {
+    expect(code('PROTEIN', { panel: 'COMPREHENSIVE METABOLIC PANEL', qualitativeValue: true })).toBe('5804-0');
+    expect(code('PROTEIN', { panel: 'COMPREHENSIVE METABOLIC PANEL', qualitativeValue: false, units: 'g/dL' })).toBe('2885-2');
+  });
+
   it('reports ambiguity instead of guessing', () => {
     expect(matchLoinc('Glucose', { units: 'mg/dL' }).ambiguous).toBe(true);
     const m = matchLoinc('Neutrophils');
