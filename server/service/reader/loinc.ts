@@ -131,6 +131,11 @@ function ocrSpelling(analyte: Analyte, units: string | undefined): { spec: UnitS
     // Only one way to read it: two units of the analyte within one letter of each other are left alone.
     if (slashed.length === 1) return slashed[0];
   }
+  // A blurred percent sign read with a speck beside it ("9%", "%)"), for a test reported in percent.
+  if (units && /^(?:[^\p{L}%\s]%|%[^\p{L}%\s])$/u.test(units.trim())) {
+    const percent = analyte.units.find((spec) => spec.units.includes('%'));
+    if (percent) return { spec: percent, spelling: '%' };
+  }
   // One stray character beside one of the analyte's units: a doubled letter or a speck ("Xx10E3/uL",
   // "x10E6/ulL", "mg/dL."). Never a unit labs print (IU/mL is no damaged mIU/mL), and only when one
   // unit of the analyte is that close.

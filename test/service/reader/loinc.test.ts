@@ -136,6 +136,10 @@ describe('matching printed names', () => {
     // The caret of a power of ten, read as a 7.
     expect(matchLoinc('White Cell Count', { units: 'x1079/L', ocr: true }).unitCorrected).toBe('x10^9/L');
     expect(matchLoinc('Red Cell Count', { units: 'x10712/L', ocr: true }).unitCorrected).toBe('x10^12/L');
+    // A blurred percent sign with a speck beside it, for a test reported in percent only.
+    expect(matchLoinc('Hematocrit', { units: '9%', ocr: true }).unitCorrected).toBe('%');
+    expect(matchLoinc('RDW', { units: '%)', ocr: true }).unitCorrected).toBe('%');
+    expect(matchLoinc('Glucose, Fasting', { units: '9%', ocr: true }).unitCorrected).toBeUndefined();
     // A slash read as a letter.
     expect(matchLoinc('Cholesterol, Total', { units: 'mgidL', ocr: true }).unitCorrected).toBe('mg/dL');
     expect(matchLoinc('MCHC', { units: 'gfdL', ocr: true }).unitCorrected).toBe('g/dL');
