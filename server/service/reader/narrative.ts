@@ -3,7 +3,7 @@ import { ANALYTES, type Analyte } from './loincTable';
 import { decimalRestored, minConfidence } from './rows';
 import type { RawResult } from './tableReader';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
-import { isDotNoise, isKnownQualitative, isLeader, LEADER_RUN, looksLikeUnit, parseValueCell, type FlagKind } from './values';
+import { isDotNoise, isKnownQualitative, isLeader, isXHeightWord, LEADER_RUN, looksLikeUnit, parseValueCell, type FlagKind } from './values';
 
 /**
  * Results written as prose or as a bulleted list, outside any result table: a letter ("Your
@@ -220,13 +220,21 @@ const isMark = (item: TextItem | undefined) => !!item && /^[^\p{L}\p{N}]+$/u.tes
 
 function withoutLeaderNoise(items: TextItem[]): TextItem[] {
   const noise = (item: TextItem | undefined) => !!item && (isMark(item) || isDotNoise(item.text) || isLeader(item.text));
+  // Two short x-height words in a row, one of four letters or more ("coco ceri", "cee cree."): dots too.
+  const xHeightPair = (a: TextItem, b: TextItem | undefined) => !!b && isXHeightWord(a.text) && isXHeightWord(b.text) && Math.max(a.text.length, b.text.length) >= 4;
   const confirmed = items.findIndex(
-    (it, i) => i > 0 && it.source === 'ocr' && (isLeader(it.text) || (isMark(it) && isMark(items[i + 1]) && isMark(items[i + 2])) || (isDotNoise(it.text) && noise(items[i + 1]))),
+    (it, i) =>
+      i > 0 &&
+      it.source === 'ocr' &&
+      (isLeader(it.text) || (isMark(it) && isMark(items[i + 1]) && isMark(items[i + 2])) || (isDotNoise(it.text) && (noise(items[i + 1]) || it.text.length >= 8)) || xHeightPair(it, items[i + 1])),
   );
   if (confirmed < 0) return items;
   // The leader starts at its first mark: what OCR made of the dots before the clearly leader part
   // ("Glucose . 3 CESS or Hs Fest veer ween. 68") is leader too.
-  const leader = items.findIndex((it, i) => i > 0 && i <= confirmed && noise(it));
+  const marked = items.findIndex((it, i) => i > 0 && i <= confirmed && noise(it));
+  let leader = marked < 0 ? confirmed : marked;
+  // ... and so are short x-height "words" right before it ("BUN. on eetireieii… 14").
+  while (leader > 1 && (isMark(items[leader - 1]) || (isXHeightWord(items[leader - 1]!.text) && items[leader - 1]!.text.length <= 3))) leader--;
   const value = items.findIndex((it, i) => i > confirmed && (/\d/.test(it.text) || isKnownQualitative(it.text) || isKnownQualitative(`${it.text} ${items[i + 1]?.text ?? ''}`)));
   if (value < 0) return items;
   if (value > leader + 1) AFTER_NOISE.add(items[value]!);

@@ -140,7 +140,7 @@ async function straightened(grey: Uint8Array, size: { width: number; height: num
   return { width, height, data: toGrey(ctx.getImageData(0, 0, width, height).data) };
 }
 
-function toPage(data: TesseractPage, pageNumber: number, size: { width: number; height: number }, grey?: GreyImage): OcrPage {
+export function toPage(data: TesseractPage, pageNumber: number, size: { width: number; height: number }, grey?: GreyImage): OcrPage {
   const items: TextItem[] = [];
   let confSum = 0;
   for (const block of data.blocks ?? []) {
@@ -148,8 +148,12 @@ function toPage(data: TesseractPage, pageNumber: number, size: { width: number; 
       for (const line of para.lines) {
         const { x0, y0, x1, y1 } = line.baseline;
         const slope = x1 !== x0 ? (y1 - y0) / (x1 - x0) : 0;
-        // rowHeight is about the font size (ascender to descender) of the line's text.
-        const em = Math.max(line.rowAttributes?.rowHeight ?? 0, (line.bbox.y1 - line.bbox.y0) * 0.8, 8);
+        // rowHeight is about the font size (ascender to descender) of the line's text; a box's rule
+        // taken into the line (a tall "|" or "=") stretches both, so its words' own height caps it:
+        // an inflated em merges the lines of a boxed patient block into one row.
+        const wordHeights = line.words.filter((w) => /[\p{L}\p{N}]{2}/u.test(w.text)).map((w) => w.bbox.y1 - w.bbox.y0).sort((a, b) => a - b);
+        const wordHeight = wordHeights[wordHeights.length >> 1];
+        const em = Math.min(Math.max(line.rowAttributes?.rowHeight ?? 0, (line.bbox.y1 - line.bbox.y0) * 0.8, 8), wordHeight ? Math.max(1.5 * wordHeight, 8) : Infinity);
         for (const word of line.words) {
           let text = word.text.trim();
           if (!text) continue;

@@ -229,13 +229,25 @@ export function isLeader(text: string): boolean {
   return marks >= 0.6 * t.length || (marks >= 0.3 * t.length && /[-—–=~_.·…]{3}/.test(t));
 }
 
+/** Marks OCR makes of leader dots and dashes. */
+const DOT_MARKS = /[.,:;'`«»~_\-—–=+]/g;
+
+/** Lowercase letters without ascenders or descenders: what OCR makes of dots on the baseline. */
+export function isXHeightWord(text: string): boolean {
+  const letters = text.replace(DOT_MARKS, '');
+  return letters.length >= 2 && /^[acemnorsuvwxzi]+$/.test(letters) && /^[.,:;'`«»~_\-—–=+]*[a-z]/.test(text);
+}
+
 /**
- * What OCR makes of a dotted leader when it reads the dots as letters: lowercase letters without
- * ascenders or descenders, like the dots on the baseline ("eetireieiieeeerereee", "ccccceevs",
- * "wvveenes"), four or more of them. Only read so between a test's name and its value.
+ * What OCR makes of a dotted leader when it reads the dots as letters: x-height letters (and the
+ * odd t), long ("eetireieiieeeerereee", "sevanisvimans") or with a doubled letter, a mark or a run of
+ * consonants no word has ("ccccceevs", "ween.", "cocci"). Only read so between a name and its value.
  */
 export function isDotNoise(text: string): boolean {
-  return /^[.,:;'`«»~_\-—–=+]*[acemnorsuvwxzi][acemnorsuvwxzi.,:;'`«»~_\-—–=+]{3,}$/.test(text) && /(.)\1|[.,:;'`«»~_\-—–=+]|[^aeiou]{4}/.test(text);
+  const letters = text.replace(DOT_MARKS, '');
+  if (!/^[.,:;'`«»~_\-—–=+]*[a-z][a-z.,:;'`«»~_\-—–=+]*$/.test(text)) return false;
+  if (letters.length >= 8 && /^[acemnorsuvwxzit]+$/.test(letters)) return true;
+  return letters.length >= 4 && isXHeightWord(text) && (/(.)\1/.test(text) || letters.length < text.length || /[^aeiou]{4}/.test(letters));
 }
 
 /** "%", "mg/dL", "x10E3/uL", "mL/min/1.73m2" - not "Not Estab." or "See Note". */

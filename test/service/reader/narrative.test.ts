@@ -251,6 +251,10 @@ describe('dotted leaders whose dots OCR read as letters', () => {
       [100, [[72, 'Glucose'], [120, '.'], [140, '3'], [150, 'CESS'], [180, 'or'], [195, 'Hs'], [210, 'Fest'], [240, 'veer'], [270, 'ween.'], [300, '68'], [320, '(L)'], [345, 'mg/dL'], [380, '[70-99]']]],
       [114, [[72, 'TIBC'], [100, '.'], [110, '.'], [120, '.'], [130, '+.'], [140, '.'], [300, '455'], [330, 'H'], [345, 'normal'], [380, '250-450'], [420, 'ug/dL']]],
       [128, [[72, 'Chloride'], [120, '---c-r-mmmmviim'], [220, 'meme'], [300, '96'], [320, '(L)'], [345, 'ref:'], [380, '98-107'], [420, 'mmol/L']]],
+      [142, [[72, 'POTASSIUM'], [130, '.ussisvsusinrersivas'], [200, 'sevanisvimans'], [260, 'rexsessosnsy'], [290, '..'], [300, '6.8'], [320, '(H!)'], [345, 'mmol/L'], [390, '[3.5-5.2]']]],
+      [156, [[72, 'Calcium'], [120, 'coco'], [150, 'ceri'], [180, 'vere'], [300, '9.1'], [345, 'mg/dL'], [390, '[8.7-10.2]']]],
+      [170, [[72, 'BUN'], [100, 'on'], [120, 'eetireieiieeeerereee'], [300, '14'], [345, 'mg/dL'], [390, '[6-24]']]],
+      [184, [[72, 'Blood Urea Nitrogen'], [150, '.........'], [300, '15'], [345, 'mg/dL'], [390, '[6-24]']]],
     ],
     1,
     { size: 10.5, confidence: 90 },
@@ -261,6 +265,10 @@ describe('dotted leaders whose dots OCR read as letters', () => {
       ['Glucose', '68', 'Low', 'mg/dL', '70-99'],
       ['TIBC', '455', 'High', 'ug/dL', '250-450'],
       ['Chloride', '96', 'Low', 'mmol/L', '98-107'],
+      ['POTASSIUM', '6.8', 'High', 'mmol/L', '3.5-5.2'],
+      ['Calcium', '9.1', '', 'mg/dL', '8.7-10.2'],
+      ['BUN', '14', '', 'mg/dL', '6-24'],
+      ['Blood Urea Nitrogen', '15', '', 'mg/dL', '6-24'],
     ]);
   });
 

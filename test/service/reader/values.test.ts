@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compare, interpret } from '../../../server/service/reader/interpret';
 import type { RawResult } from '../../../server/service/reader/tableReader';
-import { flagKind, isDotNoise, isLeader, parseRange, parseValueCell } from '../../../server/service/reader/values';
+import { flagKind, isDotNoise, isLeader, isXHeightWord, parseRange, parseValueCell } from '../../../server/service/reader/values';
 
 describe('value cells', () => {
   it.each([
@@ -162,7 +162,9 @@ describe('leaders as OCR reads them', () => {
   });
 
   it('dots read as letters without ascenders or descenders are noise; words and units are not', () => {
-    for (const t of ['ccccceevs', 'wvveenes', 'veer', 'ween.', 'cocci', 'eeeeevisiseessesnieeeeen']) expect(isDotNoise(t), t).toBe(true);
-    for (const t of ['Sodium', 'serum', 'mmol/L', 'normal', 'Creatinine', 'on', 'ere', 'mean', '68']) expect(isDotNoise(t), t).toBe(false);
+    for (const t of ['ccccceevs', 'wvveenes', 'veer', 'ween.', 'cocci', 'eeeeevisiseessesnieeeeen', 'sevanisvimans', 'eetireieiieeeerereee']) expect(isDotNoise(t), t).toBe(true);
+    for (const t of ['Sodium', 'serum', 'mmol/L', 'normal', 'Creatinine', 'on', 'ere', 'mean', 'maximum', 'street', '68']) expect(isDotNoise(t), t).toBe(false);
+    expect(['coco', 'ceri', 'cree.', 'on'].every(isXHeightWord)).toBe(true);
+    expect(['Coco', 'tree', 'mg/dL', 'a', '14'].some(isXHeightWord)).toBe(false);
   });
 });
