@@ -94,13 +94,13 @@ export function unitSpecFor(analyte: Analyte, units: string | undefined, ocr = f
   return ocrSpelling(analyte, units)?.spec;
 }
 
-/** I, l, 1, | and ! look alike to OCR, so do O and 0; dots, commas, slashes and carets come and go. */
+/** I, l, 1, |, ! and a bracket look alike to OCR, so do O and 0; dots, commas, slashes and carets come and go. */
 function ocrUnitKey(units: string | undefined): string {
   return (
     normalizeUnit(units)
       // The caret of "x10^9/L" is read as a 7, a * or not at all.
       .replace(/10[\^7*e]?(9|12|3|6)(?=\/|$)/, '10e$1')
-      .replace(/[il1|!]/g, 'l')
+      .replace(/[il1|![\]]/g, 'l')
       .replace(/o/g, '0')
       .replace(/[.,;:'`/]/g, '')
   );
@@ -149,14 +149,17 @@ const SLASH_LOOKALIKES = /[fijlt1|!I(]/;
 
 const KNOWN_UNITS = new Set(ANALYTES.flatMap((a) => a.units.flatMap((spec) => spec.units.map(normalizeUnit))));
 
-/** `read` is `unit` with one character added that OCR makes up: a repeat of its neighbour, or not a letter or digit. */
+/**
+ * `read` is `unit` with one character added that OCR makes up: a repeat of its neighbour, or not a
+ * letter or digit; in a long unit (mL/min/1.73m2) any letter, since no other unit is one letter away.
+ */
 function oneStrayCharacter(unit: string, read: string): boolean {
   if (read.length !== unit.length + 1) return false;
   let i = 0;
   while (i < unit.length && unit[i] === read[i]) i++;
   if (read.slice(i + 1) !== unit.slice(i)) return false;
   const extra = read[i]!;
-  return !/[a-z0-9]/i.test(extra) || extra === read[i - 1] || extra === read[i + 1];
+  return !/[a-z0-9]/i.test(extra) || extra === read[i - 1] || extra === read[i + 1] || (unit.length >= 8 && /[a-z]/i.test(extra));
 }
 
 export function acceptsNoUnit(analyte: Analyte): boolean {

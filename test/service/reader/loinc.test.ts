@@ -136,6 +136,9 @@ describe('matching printed names', () => {
     // The caret of a power of ten, read as a 7.
     expect(matchLoinc('White Cell Count', { units: 'x1079/L', ocr: true }).unitCorrected).toBe('x10^9/L');
     expect(matchLoinc('Red Cell Count', { units: 'x10712/L', ocr: true }).unitCorrected).toBe('x10^12/L');
+    // A bracket for an I; a made-up letter inside a long unit.
+    expect(matchLoinc('Thyroid Peroxidase Antibodies', { units: '[U/mL', ocr: true }).unitCorrected).toBe('IU/mL');
+    expect(matchLoinc('eGFR', { units: 'mbL/min/1.73m2', ocr: true }).unitCorrected).toBe('mL/min/1.73m2');
     // A blurred percent sign with a speck beside it, for a test reported in percent only.
     expect(matchLoinc('Hematocrit', { units: '9%', ocr: true }).unitCorrected).toBe('%');
     expect(matchLoinc('RDW', { units: '%)', ocr: true }).unitCorrected).toBe('%');
