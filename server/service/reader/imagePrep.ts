@@ -67,16 +67,15 @@ export async function decodeImage(bytes: Uint8Array): Promise<Canvas> {
 /**
  * Rescales to a width OCR handles well, converts to grey and stretches the contrast so the
  * darkest 1% becomes black and the lightest 5% white (faded print, grey photocopies).
- * Returns a PNG and the scale applied (to map boxes back if needed).
+ * Returns the grey page and the scale applied (to map boxes back if needed).
  */
 export interface PreparedPage {
-  png: Buffer;
   scale: number;
   width: number;
   height: number;
   /** No ink on the page (a blank scan or separator sheet): nothing for OCR to read. */
   blank: boolean;
-  /** The page as OCR gets it, one grey level per pixel (absent for a blank page). */
+  /** The page as OCR gets it, one grey level per pixel, row after row (absent for a blank page). */
   grey?: Uint8Array;
 }
 
@@ -97,7 +96,7 @@ export async function prepareForOcr(source: Canvas, budget: OcrBudget, pageNumbe
   }
   const image = ctx.getImageData(0, 0, w, h);
   let grey = toGrey(image.data);
-  if (isBlank(grey)) return { png: Buffer.alloc(0), scale, width: w, height: h, blank: true };
+  if (isBlank(grey)) return { scale, width: w, height: h, blank: true };
   // A blank page costs no OCR; a page with ink counts against the report's OCR budget.
   budget.spend(w * h, pageNumber);
   // Grainy scans: the grain would become specks after binarisation, and specks become letters.
@@ -106,12 +105,18 @@ export async function prepareForOcr(source: Canvas, budget: OcrBudget, pageNumbe
   stretch(grey);
   whitenPaper(grey, w, h);
   despeckle(grey, w, h);
-  paintGrey(image.data, grey);
-  ctx.putImageData(image, 0, 0);
-  // encodeSync, not encode(): the asynchronous encoder of @napi-rs/canvas has been seen to crash
-  // the process (SIGSEGV) now and then under load; a few hundred milliseconds of blocking is
-  // the cheaper price.
-  return { png: canvas.encodeSync('png'), scale, width: w, height: h, blank: false, grey };
+  return { scale, width: w, height: h, blank: false, grey };
+}
+
+/**
+ * The grey page as a binary PGM, the file OCR is given: the engine reads it as it is, where a PNG
+ * cost a few hundred milliseconds to compress here and more to inflate in the engine (twice when
+ * it straightens a page), for the same pixels. tesseract.js looks for an EXIF orientation in the
+ * first 500 bytes of an image; a comment pads the header past them, so pixels are never taken for one.
+ */
+export function toPgm(grey: Uint8Array, width: number, height: number): Buffer {
+  const header = Buffer.from(`P5\n#${' '.repeat(500)}\n${width} ${height}\n255\n`, 'latin1');
+  return Buffer.concat([header, grey], header.length + grey.length);
 }
 
 /** Writes grey levels into RGBA pixels (opaque). */
@@ -161,24 +166,48 @@ function noiseLevel(grey: Uint8Array, w: number): number {
   return percentile(hist, n, 0.5) / 0.6745 / Math.SQRT2;
 }
 
-/** 3x3 median filter (edges copied). */
-function median3(src: Uint8Array, w: number, h: number): Uint8Array {
+/**
+ * 3x3 median filter (edges copied). The median of nine is the median of three numbers taken from
+ * the window's three columns, each sorted: the largest of their smallest, the median of their
+ * medians and the smallest of their largest. A column is sorted once for the three windows that
+ * hold it, not nine values sorted per pixel (a grainy page took most of a second).
+ */
+export function median3(src: Uint8Array, w: number, h: number): Uint8Array {
   const out = new Uint8Array(src);
-  const v = new Uint8Array(9);
+  const lo = new Uint8Array(w);
+  const mid = new Uint8Array(w);
+  const hi = new Uint8Array(w);
   for (let y = 1; y < h - 1; y++) {
-    for (let x = 1; x < w - 1; x++) {
-      let k = 0;
-      for (let dy = -1; dy <= 1; dy++) {
-        const row = (y + dy) * w + x;
-        v[k++] = src[row - 1]!;
-        v[k++] = src[row]!;
-        v[k++] = src[row + 1]!;
-      }
-      v.sort();
-      out[y * w + x] = v[4]!;
+    for (let x = 0, i = (y - 1) * w; x < w; x++, i++) {
+      const a = src[i]!;
+      const b = src[i + w]!;
+      const c = src[i + 2 * w]!;
+      const ab = a < b ? a : b;
+      const AB = a < b ? b : a;
+      lo[x] = ab < c ? ab : c;
+      hi[x] = AB > c ? AB : c;
+      mid[x] = median(a, b, c);
+    }
+    for (let x = 1, i = y * w + 1; x < w - 1; x++, i++) {
+      const l0 = lo[x - 1]!;
+      const l1 = lo[x]!;
+      const l2 = lo[x + 1]!;
+      const h0 = hi[x - 1]!;
+      const h1 = hi[x]!;
+      const h2 = hi[x + 1]!;
+      const maxLo = l0 > l1 ? (l0 > l2 ? l0 : l2) : l1 > l2 ? l1 : l2;
+      const minHi = h0 < h1 ? (h0 < h2 ? h0 : h2) : h1 < h2 ? h1 : h2;
+      out[i] = median(maxLo, median(mid[x - 1]!, mid[x]!, mid[x + 1]!), minHi);
     }
   }
   return out;
+}
+
+/** The middle one of three numbers. */
+function median(a: number, b: number, c: number): number {
+  const lo = a < b ? a : b;
+  const hi = a < b ? b : a;
+  return c < lo ? lo : c > hi ? hi : c;
 }
 
 /**
@@ -322,7 +351,9 @@ function stretch(grey: Uint8Array) {
   // at 230 still becomes black on white).
   const lo = Math.max(0, Math.min(percentile(hist, grey.length, 0.01), hi - MIN_STRETCH_RANGE));
   const k = 255 / (hi - lo);
-  for (let i = 0; i < grey.length; i++) grey[i] = Math.max(0, Math.min(255, (grey[i]! - lo) * k));
+  const level = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) level[v] = Math.max(0, Math.min(255, (v - lo) * k));
+  for (let i = 0; i < grey.length; i++) grey[i] = level[grey[i]!]!;
 }
 
 function percentile(hist: Uint32Array, n: number, p: number): number {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Worker } from 'tesseract.js';
 import { restoreDecimalPoint, type GreyImage } from './decimalPoints';
 import { ParseFailure, withTimeout } from './failure';
-import { loadCanvas, paintGrey, toGrey, type PreparedPage } from './imagePrep';
+import { loadCanvas, paintGrey, toGrey, toPgm, type PreparedPage } from './imagePrep';
 import { restoreLostI } from './lostLetters';
 import type { PageText, TextItem } from './types';
 
@@ -87,8 +87,10 @@ export function recognizePage(page: PreparedPage, pageNumber: number, dpi?: numb
 }
 
 async function recognizeNow(prepared: PreparedPage, pageNumber: number, dpi?: number): Promise<OcrPage> {
-  const { png } = prepared;
   const size = { width: prepared.width, height: prepared.height };
+  // A blank page has nothing to read (the reader does not send one here).
+  if (!prepared.grey) return { page: pageNumber, ...size, source: 'ocr', items: [], ocrConfidence: 0 };
+  const image = toPgm(prepared.grey, size.width, size.height);
   let w: Worker;
   try {
     w = await getWorker();
@@ -102,10 +104,10 @@ async function recognizeNow(prepared: PreparedPage, pageNumber: number, dpi?: nu
       const resolution = dpi ?? Math.round(Math.min(size.width, size.height) / 8.5);
       await w.setParameters({ user_defined_dpi: String(Math.max(70, Math.min(1200, resolution))) });
       // rotateAuto straightens slightly skewed scans so table rows stay rows.
-      return w.recognize(png, { rotateAuto: true }, { blocks: true, text: false });
+      return w.recognize(image, { rotateAuto: true }, { blocks: true, text: false });
     })();
     const { data } = await withTimeout(job, RECOGNIZE_TIMEOUT_MS, `OCR of page ${pageNumber}`, () => void dropWorker());
-    return toPage(data, pageNumber, size, prepared.grey && (await straightened(prepared.grey, size, data.rotateRadians ?? 0)));
+    return toPage(data, pageNumber, size, await straightened(prepared.grey, size, data.rotateRadians ?? 0));
   } catch (err) {
     await dropWorker();
     if (err instanceof ParseFailure) throw err;

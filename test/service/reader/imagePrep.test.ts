@@ -1,6 +1,6 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { prepareForOcr } from '../../../server/service/reader/imagePrep';
+import { median3, prepareForOcr, toPgm } from '../../../server/service/reader/imagePrep';
 import { OcrBudget } from '../../../server/service/reader/limits';
 
 /**
@@ -45,11 +45,8 @@ function whitePage() {
 
 async function prepared(canvas: ReturnType<typeof page>) {
   const out = await prepareForOcr(canvas, new OcrBudget(), 1);
-  const img = await loadImage(out.png);
-  const c = createCanvas(img.width, img.height);
-  c.getContext('2d').drawImage(img, 0, 0);
-  const data = c.getContext('2d').getImageData(0, 0, img.width, img.height).data;
-  return { at: (x: number, y: number) => data[(y * img.width + x) * 4]!, width: img.width, height: img.height, data };
+  const grey = out.grey!;
+  return { at: (x: number, y: number) => grey[y * out.width + x]!, width: out.width, height: out.height };
 }
 
 /** Share of dark pixels (< 128) in a box. */
@@ -111,5 +108,38 @@ describe('prepareForOcr', () => {
     expect(inkShare(p, 1195, 180, 1215, 202)).toBeGreaterThan(0.05);
     expect(inkShare(p, 1195, 225, 1215, 240)).toBeGreaterThan(0.02);
     expect(inkShare(p, 1195, 260, 1230, 282)).toBeGreaterThan(0.05);
+  });
+});
+
+describe('median3', () => {
+  it('gives each inner pixel the middle of the nine values around it, and keeps the edges', () => {
+    const [w, h] = [23, 17];
+    const rnd = random(3);
+    // Grain, flat runs and extremes, so ties and the ends of the range are exercised.
+    const src = Uint8Array.from({ length: w * h }, (_, i) => (i % 7 === 0 ? 255 : i % 11 === 0 ? 0 : Math.floor(rnd() * 8) * 32));
+    const out = median3(src, w, h);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        if (x === 0 || y === 0 || x === w - 1 || y === h - 1) {
+          expect(out[y * w + x]).toBe(src[y * w + x]);
+          continue;
+        }
+        const window: number[] = [];
+        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) window.push(src[(y + dy) * w + x + dx]!);
+        expect(out[y * w + x]).toBe(window.sort((a, b) => a - b)[4]);
+      }
+    }
+  });
+});
+
+describe('toPgm', () => {
+  it('writes the grey pixels unchanged after a header longer than the 500 bytes tesseract.js reads for EXIF', () => {
+    const grey = Uint8Array.from([0, 18, 1, 3, 255, 128]);
+    const pgm = toPgm(grey, 3, 2);
+    const header = pgm.subarray(0, pgm.length - grey.length).toString('latin1');
+    expect(header.startsWith('P5\n#')).toBe(true);
+    expect(header.endsWith('\n3 2\n255\n')).toBe(true);
+    expect(header.length).toBeGreaterThan(500);
+    expect([...pgm.subarray(header.length)]).toEqual([...grey]);
   });
 });
