@@ -102,6 +102,8 @@ function ocrUnitKey(units: string | undefined): string {
       .replace(/10[\^7*e]?(9|12|3|6)(?=\/|$)/, '10e$1')
       .replace(/[il1|![\]]/g, 'l')
       .replace(/o/g, '0')
+      // No unit has a w: it is an m with its strokes run together ("wg/dL").
+      .replace(/w/g, 'm')
       .replace(/[.,;:'`/]/g, '')
   );
 }

@@ -504,7 +504,7 @@ function readHeaderless(rows: Row[], boilerplate: Set<Row>, out: TableRead): Raw
       else if (r.min !== undefined || r.max !== undefined) {
         result.rangeText = c.text;
         if (r.units && !result.units) result.units = r.units;
-      } else if (!result.units) result.units = c.text;
+      } else if (!result.units && !/:$|^(?:ref|normal|range|reference)$/i.test(c.text.trim())) result.units = c.text; // "ref:" labels the range
     }
     if (!result.units && value.trailing) result.units = value.trailing;
     const vc = minConfidence(rest);

@@ -139,6 +139,7 @@ describe('matching printed names', () => {
     // A bracket for an I; a made-up letter inside a long unit.
     expect(matchLoinc('Thyroid Peroxidase Antibodies', { units: '[U/mL', ocr: true }).unitCorrected).toBe('IU/mL');
     expect(matchLoinc('eGFR', { units: 'mbL/min/1.73m2', ocr: true }).unitCorrected).toBe('mL/min/1.73m2');
+    expect(matchLoinc('HDL Cholesterol', { units: 'wg/dL', ocr: true }).unitCorrected).toBe('mg/dL');
     // A blurred percent sign with a speck beside it, for a test reported in percent only.
     expect(matchLoinc('Hematocrit', { units: '9%', ocr: true }).unitCorrected).toBe('%');
     expect(matchLoinc('RDW', { units: '%)', ocr: true }).unitCorrected).toBe('%');

@@ -178,9 +178,9 @@ describe('reports without a recognisable table header', () => {
 });
 
 describe('no header: a name OCR split into cells', () => {
-  it('runs the name up to the value', () => {
-    const read = readTables([page([[100, [[40, 'Estimated'], [100, 'Glomerular'], [170, 'Filtration Rate'], [300, '>60'], [360, 'mL/min/1.73m2'], [460, '>=60']]]], 1, { confidence: 90 })]);
-    expect(read.results.map((r) => [r.testName, r.value.value])).toEqual([['Estimated Glomerular Filtration Rate', '>60']]);
+  it('runs the name up to the value, and takes no "ref:" for a unit', () => {
+    const read = readTables([page([[100, [[40, 'Estimated'], [100, 'Glomerular'], [170, 'Filtration Rate'], [300, '>60'], [350, 'ref:'], [380, '>=60'], [430, 'mL/min/1.73m2']]]], 1, { confidence: 90 })]);
+    expect(read.results.map((r) => [r.testName, r.value.value, r.rangeText, r.units])).toEqual([['Estimated Glomerular Filtration Rate', '>60', '>=60', 'mL/min/1.73m2']]);
   });
 });
 
