@@ -417,6 +417,27 @@ describe('headers without the usual labels', () => {
 });
 
 describe('more label spellings', () => {
+  it('sex at birth, date of service, accessioned, finalized, lab ref, prescriber, reporting laboratory', () => {
+    const { metadata } = read([
+      [40, [[36, 'Patient: Jane Doe'], [300, 'DOB: 01/02/1980']]],
+      [52, [[36, 'Sex at birth: Female'], [300, 'Lab Ref #: R-2024-88812']]],
+      [64, [[36, 'Date of service: 03/04/2024'], [300, 'Accessioned: 03/04/2024 14:02']]],
+      [76, [[36, 'Finalized: 03/05/2024 09:15'], [300, 'Prescriber: Ana Ruiz, NP']]],
+      [88, [[36, 'Reporting laboratory: Harbor View Clinical Lab']]],
+    ]);
+    expect(metadata).toMatchObject({
+      gender: 'female',
+      specimen_number: 'R-2024-88812',
+      date_collected: '03/04/2024',
+      date_received: '03/04/2024 14:02',
+      date_reported: '03/05/2024 09:15',
+      provider: 'Ana Ruiz, NP',
+      lab_name: 'Harbor View Clinical Lab',
+    });
+    // A printed collection date wins over the date of service.
+    expect(read([[40, [[36, 'Date of service: 03/01/2024'], [300, 'Collected: 03/04/2024 08:00']]]]).metadata.date_collected).toBe('03/04/2024 08:00');
+  });
+
   it('a format note before the colon, bilingual labels, another name that is not the patient’s', () => {
     const { metadata } = read([
       [30, [[36, 'Facility Name: Northside Family Practice']]],

@@ -48,15 +48,20 @@ export const LABELS: Label[] = [
   ...label('last', 0, ['patient last name', 'last name', 'surname', 'family name']),
   ...label('dob', 0, ['date of birth', 'birth date', 'birthdate', 'd\\.[o0]\\.b\\.?', 'dob', 'dob\\/age', 'birth', 'fecha de nacimiento', 'f\\. nac\\.?'], true),
   ...label(['dob', 'gender'], 0, ['dob\\/sex', 'dob\\/gender'], true),
-  ...label('gender', 0, ['sex', 'gender', 'age\\/sex', 'sex\\/age', 'age\\/gender', 'gender\\/age', 'age \\/ sex', 'legal sex', 'sexo', 'género', 'genero'], true),
+  ...label('gender', 0, ['sex', 'gender', 'age\\/sex', 'sex\\/age', 'age\\/gender', 'gender\\/age', 'age \\/ sex', 'legal sex', 'sex at birth', 'birth sex', 'sex assigned at birth', 'biological sex', 'administrative sex',
+    'sexo', 'género', 'genero'], true),
   ...label('collected', 0, [
     'date\\/time collected', 'collection date\\/time', 'collection date and time', 'date collected', 'collection date', 'date of collection',
     'specimen collected', 'collected on', 'collected', 'coll date\\/time', 'coll\\. date\\/time', 'coll date', 'coll\\. date', 'coll\\.?',
     'collection', 'date drawn', 'draw date', 'drawn', 'date\\/time drawn', 'sample taken', 'sample collected', 'specimen taken',
-    'fecha de toma', 'fecha de recolecci[oó]n', 'fecha de colecci[oó]n', 'toma de muestra',
+    'fecha de toma', 'fecha de recolecci[oó]n', 'fecha de colecci[oó]n', 'toma de muestra', 'date obtained', 'obtained', 'specimen drawn',
+    'collection time', 'draw time', 'date sampled', 'sampled',
   ], true),
+  // An outpatient visit's date of service is when the blood was drawn, where nothing says collected.
+  ...label('collected', 1, ['date of service', 'service date', 'dos'], true),
   ...label('received', 0, [
     `date\\/time ${RECEIVED}`, `${RECEIVED} date\\/time`, `date ${RECEIVED}`, `${RECEIVED} date`, `specimen ${RECEIVED}`, `${RECEIVED} on`, RECEIVED, 'recibido', 'fecha de recepci[oó]n',
+    `${RECEIVED} in lab`, 'date accessioned', 'accessioned', 'arrived', 'date arrived', 'lab receipt',
   ], true),
   ...label('reported', 0, [
     'date\\/time reported', 'reported date\\/time', 'date reported', 'report date', 'reported on', 'date of report', 'final report date',
@@ -65,28 +70,31 @@ export const LABELS: Label[] = [
   ], true),
   ...label('reported', 1, [
     'date issued', 'issued', 'verified', 'date verified', 'authori[sz]ed', 'date authori[sz]ed', 'authori[sz]ed on', 'validated', 'date validated',
+    'finali[sz]ed', 'date finali[sz]ed', 'signed out', 'report completed', 'completed',
   ], true),
   ...label('reported', 2, ['printed', 'printed on', 'date printed', 'print date', 'printed date'], true),
   // Colonless too, where a number follows: "Specimen H24-46701 collected 01/09/2024" in a note's prose.
   ...label('specimen', 0, [
     'specimen id', 'specimen number', 'specimen no\\.?', 'specimen #', 'specimen', 'accession number', 'accession no\\.?', 'accession #',
     'accession', 'acc(?:ession)?\\.? ?#', 'acc\\.? no\\.?', 'acc', 'sample id', 'sample number', 'sample no\\.?', 'lab id', 'lab no\\.?', 'lab #',
-    'lab number', 'laboratory number', 'lab accession',
+    'lab number', 'laboratory number', 'lab accession', 'accession id', 'lab ref(?:erence)?(?: no\\.?| #)?', 'sample #', 'kit id', 'barcode',
   ], true),
   ...label('specimen', 2, ['order #', 'order number', 'order no\\.?', 'order id', 'requisition #', 'requisition number', 'requisition', 'req #', 'req\\. #', 'control #', 'control number']),
   ...label('provider', 0, [
     'ordering physician', 'ordering provider', 'ord\\.? phys(?:ician)?\\.?', 'ord\\.? prov(?:ider)?\\.?', 'ord\\.? dr\\.?', 'ordering doctor', 'ordering clinician', 'ordering md', 'ordering practitioner', 'ordering dr\\.?',
+    'ordering prescriber',
   ]),
   ...label('provider', 1, [
     'physician', 'provider', 'doctor', 'ordered by', 'requesting physician', 'requesting provider', 'requesting doctor', 'requested by',
     'physician name', 'provider name', 'clinician', 'requesting clinician', 'ordering', 'médico', 'medico', 'médico solicitante',
+    'prescriber', 'practitioner', 'authori[sz]ing provider', 'authori[sz]ing physician', 'submitting physician', 'submitting provider',
   ]),
   ...label('provider', 2, ['referring physician', 'referring provider', 'referring doctor', 'referring', 'referred by', 'attending physician', 'attending']),
   // "Client" is the ordering account; some reports print the physician there (see values.ts).
   ...label('provider', 3, ['client']),
   ...label('lab', 0, ['laboratory', 'lab name', 'laboratory name', 'lab', 'testing laboratory', 'testing lab']),
   ...label('lab', 2, [
-    'performing (?:lab|laboratory|site|location)', 'performed at', 'testing performed by', 'tests performed by', 'performed by', 'testing performed at',
+    'performing (?:lab|laboratory|site|location)', 'reporting (?:lab|laboratory)', 'processed by', 'analy[sz]ed by', 'testing site', 'performed at', 'testing performed by', 'tests performed by', 'performed by', 'testing performed at',
   ], true),
   ...label('clia', 0, ['clia', 'clia #', 'clia no\\.?', 'clia number', 'clia id', 'clia lab #'], true),
   ...label('stop', 0, [
