@@ -478,7 +478,8 @@ function readHeaderless(rows: Row[], boilerplate: Set<Row>, out: TableRead): Raw
     const leader =
       items.some((it) => isLeader(it.text) || isDotNoise(it.text)) ||
       items.filter((it) => /^[^\p{L}\p{N}]+$/u.test(it.text)).length >= 3 ||
-      /[^\p{L}\p{N}\s)]$/u.test(name);
+      // (not a name that ends in its unit or count sign: "Neutrophils %", "NEUT #")
+      /[^\p{L}\p{N}\s)\]%#]$/u.test(name);
     if (LEADER_LINE.test(name) || leader) continue;
     // The name runs up to the value: OCR splits a long one into cells ("Estimated" | "Glomerular" | ...).
     const at = row.cells.findIndex((c, k) => k > 0 && parseValueCell(c.text).kind !== 'unparseable');

@@ -4,6 +4,8 @@
  * "<200", ">=60", "> OR = 60 mL/min/1.73m2", "Negative"). Pure functions, no layout knowledge.
  */
 
+import { ANALYTES } from './loincTable';
+
 /** A flag as labs print it, reduced to its meaning. */
 export type FlagKind = 'H' | 'L' | 'A' | 'HH' | 'LL' | 'C' | 'N';
 
@@ -232,10 +234,21 @@ export function isLeader(text: string): boolean {
 /** Marks OCR makes of leader dots and dashes. */
 const DOT_MARKS = /[.,:;'`«»~_\-—–=+]/g;
 
+/**
+ * Words of the analytes' own names ("creatinine", "urea", "iron", "serum", "saturation",
+ * "concentration"): x-height letters too, but printed in lower case they are the name, never dots
+ * ("Your creatinine was 1.2", "Transferrin saturation ...... 28 %").
+ */
+const NAME_WORDS = new Set(
+  ANALYTES.flatMap((a) => [a.name, a.display, ...a.aliases])
+    .flatMap((n) => n.toLowerCase().split(/[^a-z]+/))
+    .filter((w) => w.length >= 4),
+);
+
 /** Lowercase letters without ascenders or descenders: what OCR makes of dots on the baseline. */
 export function isXHeightWord(text: string): boolean {
   const letters = text.replace(DOT_MARKS, '');
-  return letters.length >= 2 && /^[acemnorsuvwxzi]+$/.test(letters) && /^[.,:;'`«»~_\-—–=+]*[a-z]/.test(text);
+  return letters.length >= 2 && /^[acemnorsuvwxzi]+$/.test(letters) && /^[.,:;'`«»~_\-—–=+]*[a-z]/.test(text) && !NAME_WORDS.has(letters);
 }
 
 /**
@@ -246,6 +259,7 @@ export function isXHeightWord(text: string): boolean {
 export function isDotNoise(text: string): boolean {
   const letters = text.replace(DOT_MARKS, '');
   if (!/^[.,:;'`«»~_\-—–=+]*[a-z][a-z.,:;'`«»~_\-—–=+]*$/.test(text)) return false;
+  if (NAME_WORDS.has(letters)) return false;
   if (letters.length >= 8 && /^[acemnorsuvwxzit]+$/.test(letters)) return true;
   return letters.length >= 4 && isXHeightWord(text) && (/(.)\1/.test(text) || letters.length < text.length || /[^aeiou]{4}/.test(letters));
 }

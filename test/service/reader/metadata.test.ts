@@ -411,6 +411,10 @@ describe('headers without the usual labels', () => {
       date_collected: '01/09/2024 0705',
       date_reported: '01/10/2024 0007',
     });
+    // A date after a colonless "Specimen" is no specimen number.
+    expect(read([[60, [[40, 'Specimen 2024-01-05 08:30']]]]).metadata.specimen_number).toBeUndefined();
+    // A comma OCR spaced off the surname does not end the name, as a rule's mark does.
+    expect(read([[60, [[40, 'Patient Name: DOE , JANE']]]]).metadata).toMatchObject({ patient_first_name: 'JANE', patient_last_name: 'DOE' });
     // Without its laboratory named anywhere, the hospital itself is the lab.
     expect(read([[40, [[40, 'Good Samaritan Medical Center']]], [60, [[40, 'Specimen type: serum']]]]).metadata.lab_name).toBe('Good Samaritan Medical Center');
   });

@@ -245,6 +245,31 @@ describe("a faxed note's leader lines, as OCR reads them", () => {
   });
 });
 
+describe("an OCR'd letter: lower-case names are not the dots of a leader", () => {
+  /** One OCR word per item, as the engine gives them. */
+  const words = (y: number, text: string): Line => {
+    let x = 72;
+    return [y, text.split(' ').map((w) => { const cell: [number, string] = [x, w]; x += w.length * 5.25 + 4; return cell; })];
+  };
+  it('keeps creatinine, urea, serum iron, saturation and concentration in the name', () => {
+    const lines = [
+      'Your creatinine was 1.2 mg/dL (0.6-1.2).',
+      'Your urea was 5.2 mmol/L (2.5-7.8).',
+      'Your serum iron was 80 ug/dL (60-170).',
+      'Transferrin saturation ........ 28 % [20-50]',
+      'Mean corpuscular hemoglobin concentration ........ 33.1 g/dL [32-36]',
+    ];
+    const results = readNarrative(page(lines.map((l, i) => words(100 + 20 * i, l)), 1, { size: 10.5, confidence: 90 }));
+    expect(results.map((r) => [r.testName, r.value.value])).toEqual([
+      ['creatinine', '1.2'],
+      ['urea', '5.2'],
+      ['serum iron', '80'],
+      ['Transferrin saturation', '28'],
+      ['Mean corpuscular hemoglobin concentration', '33.1'],
+    ]);
+  });
+});
+
 describe('dotted leaders whose dots OCR read as letters', () => {
   const rows = page(
     [

@@ -182,6 +182,19 @@ describe('no header: a name OCR split into cells', () => {
     const read = readTables([page([[100, [[40, 'Estimated'], [100, 'Glomerular'], [170, 'Filtration Rate'], [300, '>60'], [350, 'ref:'], [380, '>=60'], [430, 'mL/min/1.73m2']]]], 1, { confidence: 90 })]);
     expect(read.results.map((r) => [r.testName, r.value.value, r.rangeText, r.units])).toEqual([['Estimated Glomerular Filtration Rate', '>60', '>=60', 'mL/min/1.73m2']]);
   });
+
+  it('a name that ends in its percent or count sign is no leader line', () => {
+    const read = readTables([page([
+      [100, [[40, 'Neutrophils %'], [200, '62'], [260, '40-75']]],
+      [114, [[40, 'Iron Saturation %'], [200, '28'], [260, '20-50']]],
+    ], 1, { confidence: 90 })]);
+    expect(read.results.map((r) => [r.testName, r.value.value, r.rangeText])).toEqual([['Neutrophils %', '62', '40-75'], ['Iron Saturation %', '28', '20-50']]);
+  });
+
+  it("a name's own lower-case words are no dots OCR made of a leader", () => {
+    const read = readTables([page([[100, [[40, 'Transferrin'], [100, 'saturation'], [200, '28'], [240, '%'], [260, '20-50']]]], 1, { confidence: 90 })]);
+    expect(read.results.map((r) => [r.testName, r.value.value, r.rangeText])).toEqual([['Transferrin saturation', '28', '20-50']]);
+  });
 });
 
 describe('hospital printouts: critical-value calls and page furniture', () => {

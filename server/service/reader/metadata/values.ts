@@ -61,6 +61,8 @@ export function unlabelledGender(text: string): '' | 'female' | 'male' | 'other'
 /** An accession or specimen number: the first token, with at least one digit ("A24-7797693", "#123456"). */
 export function specimenValue(text: string): string {
   const token = text.replace(LEAD, '').split(/\s+/)[0]?.replace(/^#/, '').replace(/[,;.]$/, '') ?? '';
+  // A date is never the number ("Specimen 2024-01-05 08:30", now that "Specimen" is read without a colon).
+  if (new RegExp(`^${PRINTED_DATE}$`, 'i').test(token)) return '';
   return /^[A-Z0-9][A-Z0-9-]{3,}$/i.test(token) && /\d/.test(token) ? token : '';
 }
 
@@ -84,7 +86,8 @@ export function personValue(text: string): string {
   // "Jane Doe (DOB 01/02/1980)", "DOE, JANE  MRN 12345": the name ends where the rest begins.
   v = v.split(/\s*[(|;]|\s+page\s+\d/i)[0]!;
   // "QUINN, HIROSHI H ~~ MRN": a mark OCR made of a rule or a box's edge ends the name too.
-  v = v.split(/\s+(?=[^\p{L}\p{M}\p{N}'’])/u)[0]!;
+  // Not at a comma or a dot OCR spaced off the word before it ("DOE , JANE"): those are the name's own.
+  v = v.replace(/\s+(?=[,.])/g, '').split(/\s+(?=[^\p{L}\p{M}\p{N}'’,.])/u)[0]!;
   const digit = v.search(/\s\S*\d/);
   if (digit >= 0) v = v.slice(0, digit);
   v = v.replace(/[,.:;\s-]+$/, '').trim();
