@@ -126,10 +126,11 @@ function magnitudeRules(raw: RawResult, i: Interpreted, loinc: LoincResult, add:
   // Also for tests outside the table: the range is printed with decimals, the value is not, and
   // the value only fits the range once a decimal point is put back.
   const range = i.range;
-  // "Far": a lost decimal point makes a value ten times too large, so one just over the top of the
-  // range (bilirubin 22 against 1.7 - 21 umol/L) is a high result, not a misread.
-  const far = range?.max !== undefined && n > 2 * range.max;
-  if (range && printed === 0 && /\.\d/.test(range.text) && far) {
+  // OCR drops decimal points, so there any value out of range that a point would bring in is in doubt.
+  // A text layer's digits are as printed: only a value far out (ten times) is; one just over the top
+  // of the range (bilirubin 22 against 1.7 - 21 umol/L) is a high result.
+  const suspect = raw.source === 'ocr' ? !!(i.above || i.below) : range?.max !== undefined && n > 2 * range.max;
+  if (range && printed === 0 && /\.\d/.test(range.text) && suspect) {
     const fits = [10, 100].some((f) => (range.min === undefined || n / f >= range.min) && (range.max === undefined || n / f <= range.max));
     if (fits) add('decimal_suspect', `${raw.value.value} is far outside the range ${range.text} but would fit it with a decimal point.`);
   }
