@@ -64,6 +64,8 @@ export function normalizeComparators(text: string): string {
 const NUMBER = String.raw`-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|-?\.\d+`;
 const NUMERIC_VALUE = new RegExp(String.raw`^(?:<=|>=|<|>)?(?:${NUMBER})$`);
 const GLUED_FLAG = new RegExp(String.raw`^((?:<=|>=|<|>)?(?:${NUMBER})|[1-4]\+)(HH|LL|H|L|A)$`);
+/** A flag printed before the value, glued to it ("H5.73"; "L 5.8" is the same with a space). */
+const FLAG_GLUED_BEFORE = new RegExp(String.raw`^(HH|LL|H|L)((?:<=|>=|<|>)?(?:${NUMBER}))$`);
 const RATIO_VALUE = /^\d+(?:\.\d+)?:\d+(?:\.\d+)?$/;
 const RANGE_VALUE = new RegExp(String.raw`^(${NUMBER})\s?-\s?(${NUMBER})$`);
 
@@ -110,7 +112,7 @@ export function parseValueCell(raw: string): ValueCell {
 
   const tokens: string[] = [];
   for (const t of text.split(' ')) {
-    const glued = GLUED_FLAG.exec(t);
+    const glued = GLUED_FLAG.exec(t) ?? FLAG_GLUED_BEFORE.exec(t);
     if (glued) tokens.push(glued[1]!, glued[2]!);
     else tokens.push(t);
   }

@@ -42,6 +42,12 @@ describe('value cells', () => {
     expect(v.flag).toBe(flag);
   });
 
+  it('reads a flag glued before the value ("H5.73"), as it reads one glued after it', () => {
+    expect(parseValueCell('H5.73')).toMatchObject({ value: '5.73', kind: 'numeric', flag: 'H' });
+    expect(parseValueCell('LL2.1')).toMatchObject({ value: '2.1', kind: 'numeric', flag: 'LL' });
+    expect(parseValueCell('HbA1c')).toMatchObject({ kind: 'unparseable' });
+  });
+
   it('keeps units printed after the value as trailing text', () => {
     expect(parseValueCell('95 mg/dL')).toMatchObject({ value: '95', trailing: 'mg/dL', kind: 'numeric' });
   });
