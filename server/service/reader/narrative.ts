@@ -3,7 +3,7 @@ import { ANALYTES, type Analyte } from './loincTable';
 import { decimalRestored, minConfidence } from './rows';
 import type { RawResult } from './tableReader';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
-import { isDotNoise, isKnownQualitative, isLeader, isXHeightWord, LEADER_RUN, looksLikeUnit, parseValueCell, type FlagKind } from './values';
+import { isDotNoise, isKnownQualitative, isLeader, isMarksOnly, isXHeightWord, LEADER_RUN, looksLikeUnit, parseValueCell, type FlagKind } from './values';
 
 /**
  * Results written as prose or as a bulleted list, outside any result table: a letter ("Your
@@ -210,14 +210,14 @@ function blocks(rows: Row[]): Block[] {
   return out.filter((b) => b.text);
 }
 
+/** A mark alone (".", "«"): three of them in a row are a spaced dotted leader as OCR reads it. */
+const isMark = (item: TextItem | undefined) => !!item && isMarksOnly(item.text);
+
 /**
  * OCR reads a faint dotted leader on a fax as a leader and then letters ("Sodium ------- Se hd i a
  * 138"): on an OCR'd row, the words without a digit between a leader and the first word with one
  * are the leader's noise, unless they are a result in words ("Non-reactive", "Not Detected").
  */
-/** A mark alone (".", "«"): three of them in a row are a spaced dotted leader as OCR reads it. */
-const isMark = (item: TextItem | undefined) => !!item && /^[^\p{L}\p{N}]+$/u.test(item.text);
-
 function withoutLeaderNoise(items: TextItem[]): TextItem[] {
   const noise = (item: TextItem | undefined) => !!item && (isMark(item) || isDotNoise(item.text) || isLeader(item.text));
   // Two short x-height words in a row, one of four letters or more ("coco ceri", "cee cree."): dots too.

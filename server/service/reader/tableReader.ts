@@ -3,7 +3,7 @@ import { similarWords } from './fuzzy';
 import { matchLoinc } from './loinc';
 import { decimalRestored, minConfidence } from './rows';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
-import { flagKind, isDotNoise, isLeader, LEADER_RUN, parseRange, parseValueCell, type ValueCell } from './values';
+import { flagKind, isDotNoise, isLeader, isMarksOnly, LEADER_RUN, parseRange, parseValueCell, type ValueCell } from './values';
 
 /**
  * Reads result tables out of rows, the way US reports print them:
@@ -477,7 +477,7 @@ function readHeaderless(rows: Row[], boilerplate: Set<Row>, out: TableRead): Raw
     const items = row.cells.flatMap((c) => c.items);
     const leader =
       items.some((it) => isLeader(it.text) || isDotNoise(it.text)) ||
-      items.filter((it) => /^[^\p{L}\p{N}]+$/u.test(it.text)).length >= 3 ||
+      items.filter((it) => isMarksOnly(it.text)).length >= 3 ||
       // (not a name that ends in its unit or count sign: "Neutrophils %", "NEUT #")
       /[^\p{L}\p{N}\s)\]%#]$/u.test(name);
     if (LEADER_LINE.test(name) || leader) continue;

@@ -233,8 +233,16 @@ export function isLeader(text: string): boolean {
   return marks >= 0.6 * t.length || (marks >= 0.3 * t.length && /[-—–=~_.·…]{3}/.test(t));
 }
 
-/** Marks OCR makes of leader dots and dashes. */
-const DOT_MARKS = /[.,:;'`«»~_\-—–=+]/g;
+/** Marks OCR makes of leader dots and dashes (a character class's contents, for the patterns below). */
+const DOT_MARK_CHARS = ".,:;'`«»~_\\-—–=+";
+const DOT_MARKS = new RegExp(`[${DOT_MARK_CHARS}]`, 'g');
+const X_HEIGHT_WORD_START = new RegExp(`^[${DOT_MARK_CHARS}]*[a-z]`);
+const LOWER_CASE_WORD = new RegExp(`^[${DOT_MARK_CHARS}]*[a-z][a-z${DOT_MARK_CHARS}]*$`);
+
+/** Text of marks alone (".", "«", "..."): no letter or digit in it. */
+export function isMarksOnly(text: string): boolean {
+  return /^[^\p{L}\p{N}]+$/u.test(text);
+}
 
 /**
  * Words of the analytes' own names ("creatinine", "urea", "iron", "serum", "saturation",
@@ -250,7 +258,7 @@ const NAME_WORDS = new Set(
 /** Lowercase letters without ascenders or descenders: what OCR makes of dots on the baseline. */
 export function isXHeightWord(text: string): boolean {
   const letters = text.replace(DOT_MARKS, '');
-  return letters.length >= 2 && /^[acemnorsuvwxzi]+$/.test(letters) && /^[.,:;'`«»~_\-—–=+]*[a-z]/.test(text) && !NAME_WORDS.has(letters);
+  return letters.length >= 2 && /^[acemnorsuvwxzi]+$/.test(letters) && X_HEIGHT_WORD_START.test(text) && !NAME_WORDS.has(letters);
 }
 
 /**
@@ -260,7 +268,7 @@ export function isXHeightWord(text: string): boolean {
  */
 export function isDotNoise(text: string): boolean {
   const letters = text.replace(DOT_MARKS, '');
-  if (!/^[.,:;'`«»~_\-—–=+]*[a-z][a-z.,:;'`«»~_\-—–=+]*$/.test(text)) return false;
+  if (!LOWER_CASE_WORD.test(text)) return false;
   if (NAME_WORDS.has(letters)) return false;
   if (letters.length >= 8 && /^[acemnorsuvwxzit]+$/.test(letters)) return true;
   return letters.length >= 4 && isXHeightWord(text) && (/(.)\1/.test(text) || letters.length < text.length || /[^aeiou]{4}/.test(letters));
