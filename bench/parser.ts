@@ -55,6 +55,7 @@ for (const truth of truths) {
       const exp = w.expected ? `${w.expected.test_name} = ${w.expected.value} ${w.expected.units}` : '(no such row)';
       console.log(`    ${w.reasons.length ? 'reviewed  ' : 'UNREVIEWED'} got ${w.got.test_name} = ${w.got.value} ${w.got.units ?? ''} [${w.got.loinc ?? '-'}]  expected ${exp}  ${w.reasons.map((r) => r.code).join(',')}`);
     }
+    for (const m of score.missed) console.log(`    missed     ${m}`);
     for (const m of [...score.metadataWrong, ...score.metadataExtWrong]) console.log(`    metadata ${m}`);
     if (outcome.ok) {
       for (const r of outcome.reviewReasons.report) console.log(`    report review ${r.code}: ${r.message}`);

@@ -1,6 +1,7 @@
 import type * as CanvasModuleType from '@napi-rs/canvas';
 import type { Canvas } from '@napi-rs/canvas';
 import { ParseFailure } from './failure';
+import { eraseLeaders, type LeaderBand } from './leaderDots';
 import { MAX_DECODED_PIXELS, MAX_IMAGE_SIDE, megapixels, ocrScale, type OcrBudget } from './limits';
 
 /**
@@ -77,6 +78,8 @@ export interface PreparedPage {
   blank: boolean;
   /** The page as OCR gets it, one grey level per pixel, row after row (absent for a blank page). */
   grey?: Uint8Array;
+  /** Leader dots and dashes erased from `grey` (OCR reads them as letters); put back as text after OCR. */
+  leaders?: LeaderBand[];
 }
 
 export async function prepareForOcr(source: Canvas, budget: OcrBudget, pageNumber: number, what = 'The page'): Promise<PreparedPage> {
@@ -104,8 +107,8 @@ export async function prepareForOcr(source: Canvas, budget: OcrBudget, pageNumbe
   if (noiseLevel(grey, w) > NOISY) grey = median3(grey, w, h);
   stretch(grey);
   whitenPaper(grey, w, h);
-  despeckle(grey, w, h);
-  return { scale, width: w, height: h, blank: false, grey };
+  const leaders = despeckle(grey, w, h);
+  return { scale, width: w, height: h, blank: false, grey, leaders };
 }
 
 /**
@@ -262,8 +265,9 @@ const MAX_BLOTS = 200_000;
  * and dust beside a table becomes stray characters. Sizes are measured against the page's own
  * letters, so a lone "1", "-" or "<" in a value column of small print is a letter, not dust; a
  * decimal point, the dot of an i and a full stop sit near the letters they belong to and stay.
+ * Then erases leader dots (leaderDots.ts), from the same blots, and returns where they were.
  */
-function despeckle(grey: Uint8Array, w: number, h: number) {
+function despeckle(grey: Uint8Array, w: number, h: number): LeaderBand[] {
   // Each ink pixel is first UNSEEN, then SEEN once its blot is measured, then TEXT or DUST.
   const [UNSEEN, SEEN, TEXT, DUST] = [1, 2, 3, 4];
   const state = new Uint8Array(w * h);
@@ -295,7 +299,7 @@ function despeckle(grey: Uint8Array, w: number, h: number) {
   let count = 0;
   for (let start = 0; start < grey.length; start++) {
     if (state[start] !== UNSEEN) continue;
-    if (count === MAX_BLOTS) return;
+    if (count === MAX_BLOTS) return [];
     const n = flood(start, UNSEEN, SEEN);
     let [x0, y0, x1, y1] = [w, h, 0, 0];
     for (let k = 0; k < n; k++) {
@@ -328,6 +332,7 @@ function despeckle(grey: Uint8Array, w: number, h: number) {
     flood(start, SEEN, DUST);
   }
   for (let i = 0; i < grey.length; i++) if (state[i] === DUST) grey[i] = 255;
+  return eraseLeaders(grey, w, blots, count, letter);
 }
 
 /** Whether any pixel of the box (clipped to the page) is in state `text`. */

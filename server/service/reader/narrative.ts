@@ -190,7 +190,7 @@ function blocks(rows: Row[]): Block[] {
       for (const item of items) {
         // OCR's words are split at spaces, so a word of leader marks is all leader; a text PDF's item
         // may hold the name before its leader ("Sodium ______"), which LEADER replaces in place.
-        const text = item.source === 'ocr' && (isLeader(item.text) || OCR_LEADERS.has(item)) ? ':' : item.text.replace(/\s+/g, ' ').replace(LEADER, ' : ').trim();
+        const text = item.source === 'ocr' && (isLeader(item.text) || OCR_LEADERS.has(item)) ? ':' : caseRestored(item).replace(/\s+/g, ' ').replace(LEADER, ' : ').trim();
         if (!text || text === ':') {
           // A leader on its own links what is on either side of it.
           if (text && current!.text) current!.text += ' :';
@@ -208,6 +208,17 @@ function blocks(rows: Row[]): Block[] {
     last = row;
   }
   return out.filter((b) => b.text);
+}
+
+/**
+ * OCR cannot tell "co2" from "CO2": c, o, s, v, w, x and z have one shape in both cases. A short
+ * word of only those letters that is an analyte's abbreviation in capitals is read in capitals
+ * (lower-case abbreviations are taken for ordinary words).
+ */
+function caseRestored(item: TextItem): string {
+  if (item.source !== 'ocr' || !/^[cosvwxz]{2,3}\d?$/.test(item.text)) return item.text;
+  const upper = item.text.toUpperCase();
+  return exactlyNamed(upper).length ? upper : item.text;
 }
 
 /** A mark alone (".", "«"): three of them in a row are a spaced dotted leader as OCR reads it. */
@@ -460,6 +471,20 @@ function readMention(sentence: string, m: Mention, clauseEnd: number, block: Blo
       units ??= rangeUnits.units;
     }
     tail = blank(tail, range.index, end);
+  }
+  const unreadRange = range ? null : new RegExp(String.raw`\b(?:${RANGE_KEY})${RANGE_LINK}(\S*\d\S*)`, 'i').exec(tail);
+  if (unreadRange) {
+    problem('range_suspect', `The reference range printed as "${unreadRange[1]}" could not be read: check the range and the value against the page.`);
+    tail = blank(tail, unreadRange.index, unreadRange.index + unreadRange[0].length);
+  }
+  // A range OCR garbled ("ref: £.6-10.3 mg/dL") is not read, and the unit after it would be lost
+  // with it: a word further on that is one of the analyte's own units is its unit.
+  if (!units) {
+    const word = [...tail.matchAll(/\S+/g)].find((w) => unitOf(w[0], m.candidates) !== undefined);
+    if (word) {
+      units = word[0];
+      tail = blank(tail, word.index, word.index + word[0].length);
+    }
   }
   tail = collectFlags(tail, flagsSeen, FLAG_WORDS);
   const others = [...tail.matchAll(new RegExp(String.raw`(?<![\w/.:-])[<>≤≥]?(?:${NUMBER})(?![\w/:-]|\.\d)`, 'g'))]

@@ -6,6 +6,7 @@ import type { Worker } from 'tesseract.js';
 import { restoreDecimalPoint, type GreyImage } from './decimalPoints';
 import { ParseFailure, withTimeout } from './failure';
 import { loadCanvas, paintGrey, toGrey, toPgm, type PreparedPage } from './imagePrep';
+import type { LeaderBand } from './leaderDots';
 import { restoreLostI } from './lostLetters';
 import type { PageText, TextItem } from './types';
 
@@ -107,7 +108,9 @@ async function recognizeNow(prepared: PreparedPage, pageNumber: number, dpi?: nu
       return w.recognize(image, { rotateAuto: true }, { blocks: true, text: false });
     })();
     const { data } = await withTimeout(job, RECOGNIZE_TIMEOUT_MS, `OCR of page ${pageNumber}`, () => void dropWorker());
-    return toPage(data, pageNumber, size, await straightened(prepared.grey, size, data.rotateRadians ?? 0));
+    const radians = data.rotateRadians ?? 0;
+    const page = toPage(data, pageNumber, size, await straightened(prepared.grey, size, radians));
+    return { ...page, items: withLeaders(page.items, prepared.leaders ?? [], size, radians) };
   } catch (err) {
     await dropWorker();
     if (err instanceof ParseFailure) throw err;
@@ -194,4 +197,51 @@ export function toPage(data: TesseractPage, pageNumber: number, size: { width: n
     items,
     ocrConfidence: items.length ? confSum / items.length : 0,
   };
+}
+
+/**
+ * The leaders erased before OCR (leaderDots.ts), back as words where they were: a run of dots
+ * links a name to its value as it does in a text layer. What the engine still read inside a
+ * leader's span (faint dots too light to erase, read as "es" or ". .") is the leader's, not text.
+ */
+export function withLeaders(items: TextItem[], bands: LeaderBand[], size: { width: number; height: number }, radians: number): TextItem[] {
+  if (!bands.length) return items;
+  // Boxes are in the engine's frame: turned about the page's centre by the angle it straightened by.
+  const [cx, cy, cos, sin] = [size.width / 2, size.height / 2, Math.cos(radians), Math.sin(radians)];
+  const turn = (x: number, y: number) => [cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos] as const;
+  let out = items;
+  for (const band of bands) {
+    const [x0, y0] = turn(band.x0, band.y1);
+    const [x1, y1] = turn(band.x1, band.y1);
+    const baseline = (y0 + y1) / 2;
+    // The line the leader sits on: the word whose baseline is nearest, within half its height.
+    let line: TextItem | undefined;
+    for (const item of out) {
+      const d = Math.abs(item.baseline - baseline);
+      if (d <= item.height / 2 && (!line || d < Math.abs(line.baseline - baseline))) line = item;
+    }
+    if (!line) continue;
+    const onLine = line;
+    const centre = (item: TextItem) => item.x + item.width / 2;
+    // Inside: centred within the leader, or marks only ("--", ":") touching its ends.
+    const inside = (item: TextItem) =>
+      Math.abs(item.baseline - onLine.baseline) <= onLine.height / 2 &&
+      ((centre(item) > x0 && centre(item) < x1) || (/^[-—–=~_.·…«»,'"`:;|]+$/.test(item.text) && item.x + item.width > x0 - onLine.height / 2 && item.x < x1 + onLine.height / 3));
+    const leader: TextItem = {
+      text: band.dash ? '- - - - -' : '..........',
+      x: x0,
+      y: onLine.baseline - onLine.height * 0.8,
+      baseline: onLine.baseline,
+      width: x1 - x0,
+      height: onLine.height,
+      page: onLine.page,
+      source: 'ocr',
+      confidence: 100,
+    };
+    // The leader's last dots, read glued to the value after it ("..3.9"), are the leader's too.
+    const glued = (item: TextItem) => Math.abs(item.baseline - onLine.baseline) <= onLine.height / 2 && item.x >= x0 && item.x <= x1 + onLine.height;
+    out = out.filter((item) => !inside(item)).map((item) => (glued(item) && /^[.,·]{2,}\d/.test(item.text) ? { ...item, text: item.text.replace(/^[.,·]+/, '') } : item));
+    out.push(leader);
+  }
+  return out.sort((a, b) => a.baseline - b.baseline || a.x - b.x);
 }

@@ -8,10 +8,10 @@ import { scoreFile, type FileScore } from '../../fixtures/lab-reports/score';
 
 /**
  * A slice of the generated corpus, parsed end to end and checked against its ground truth: one
- * text PDF per layout, a clean image and a degraded scan (the two OCR pages cost seconds each).
+ * text PDF per layout, a clean image, degraded scans and a faxed note (each OCR page costs seconds).
  * The whole corpus is scored by `npm run bench:parser`.
  */
-const SLICE = ['cp-text-1.pdf', 'io-text-1.pdf', 'gen-text-multipage.pdf', 'cp-image-clean.png', 'io-scan-noisy.jpg', 'gen-scan-faint-decimals.png'];
+const SLICE = ['cp-text-1.pdf', 'io-text-1.pdf', 'gen-text-multipage.pdf', 'cp-image-clean.png', 'io-scan-noisy.jpg', 'gen-scan-faint-decimals.png', 'hospital2-scanned.pdf'];
 
 let dir: string;
 let truths: GroundTruth[];
@@ -78,5 +78,14 @@ describe('images (OCR)', () => {
     for (const r of restored) expect(printedWithDecimals.map((p) => p.value)).toContain(r.value);
     expect(score.correct / score.gt).toBeGreaterThanOrEqual(0.9);
     expect(score.wrong.filter((w) => w.reasons.length === 0)).toEqual([]);
+  });
+
+  it('a faxed discharge summary with dot leaders between names and values: the results are read, not the dots', { timeout: 180_000 }, async () => {
+    const { score, outcome } = await parseWithOutcome('hospital2-scanned.pdf');
+    if (!outcome.ok) throw new Error(outcome.failureReason);
+    // Before the leaders were erased, OCR read them as words ("veer ween.", "20") and 10 of 18 were right.
+    expect(score.correct / score.gt).toBeGreaterThanOrEqual(0.9);
+    expect(score.wrong.filter((w) => w.reasons.length === 0)).toEqual([]);
+    expect(outcome.data.results.map((r) => r.test_name)).not.toContainEqual(expect.stringMatching(/\.\.|[a-z]{2,} [a-z]{2,} [a-z]{2,}$/));
   });
 });

@@ -403,3 +403,25 @@ describe('end to end: a narrative letter as a text PDF', () => {
     expect(outcome.reviewReasons.report.map((r) => r.code)).not.toContain('no_results');
   });
 });
+
+describe("an OCR'd leader line with a garbled range or a lower-case abbreviation", () => {
+  const rows = page(
+    [
+      [100, [[72, 'Calcium'], [120, '..........'], [300, '10.0'], [330, 'ref:'], [360, '£.6-10.3'], [420, 'mg/dL']]],
+      [114, [[72, 'co2'], [120, '..........'], [300, '21'], [320, '(L)'], [345, 'ref:'], [380, '22-29'], [420, 'mmol/L']]],
+      [128, [[72, 'so'], [120, '..........'], [300, '5']]],
+    ],
+    1,
+    { size: 10.5, confidence: 90 },
+  );
+  const results = readNarrative(rows);
+
+  it("keeps the analyte's unit after a range OCR garbled, and asks a person to check the numbers", () => {
+    expect(brief(results[0]!)).toEqual(['Calcium', '10.0', '', 'mg/dL', '']);
+    expect(results[0]!.problems.map((p) => p.code)).toEqual(['range_suspect']);
+  });
+
+  it('reads "co2" as CO2, whose letters OCR cannot tell from capitals, and no other lower-case word as a name', () => {
+    expect(results.slice(1).map(brief)).toEqual([['CO2', '21', 'Low', 'mmol/L', '22-29']]);
+  });
+});
