@@ -18,7 +18,7 @@ import { flagKind, isDotNoise, isLeader, isMarksOnly, LEADER_RUN, parseRange, pa
  * the wrapped tail of the previous test name, or a comment.
  */
 
-export type ColumnRole = 'name' | 'result' | 'inRange' | 'outRange' | 'flag' | 'units' | 'range' | 'previous' | 'lab' | 'other';
+export type ColumnRole = 'name' | 'result' | 'inRange' | 'outRange' | 'flag' | 'units' | 'range' | 'rangeLow' | 'rangeHigh' | 'status' | 'previous' | 'lab' | 'other';
 
 interface Column {
   role: ColumnRole;
@@ -111,10 +111,15 @@ export function readTables(pages: Row[][]): TableRead {
       out.otherRows.push(row);
       continue;
     }
+    if (isAxis(row)) {
+      // A histogram's axis under the table ("0  100  200  300 fL"): a scale, not results.
+      out.otherRows.push(row);
+      continue;
+    }
     const cols = assignColumns(row, layout);
-    const name = text(cols.name);
+    const name = withoutFootnoteMark(text(cols.name));
     const valueRoles = (['result', 'inRange', 'outRange'] as const).filter((r) => text(cols[r]));
-    const hasOther = !!(text(cols.units) || text(cols.range) || text(cols.flag));
+    const hasOther = !!(text(cols.units) || text(cols.range) || text(cols.rangeLow) || text(cols.rangeHigh) || text(cols.flag));
 
     if (name && valueRoles.length === 0 && !hasOther) {
       if (last && isContinuation(row, last.row, last.result.testName, name)) {
@@ -137,7 +142,9 @@ export function readTables(pages: Row[][]): TableRead {
     if (!name || valueRoles.length === 0 || isLabel(name)) {
       // Data in a value column without a test name is a result that could not be read; a
       // labelled line ("Patient Name: ...") reaching into the columns is letterhead.
-      if ((valueRoles.length || hasOther) && !isLabel(name)) out.unreadRows++;
+      // Words alone there ("H/L = outside range  HH/LL = critical") are a legend.
+      const data = (Object.keys(cols) as ColumnRole[]).some((role) => role !== 'name' && /\d/.test(text(cols[role])));
+      if ((valueRoles.length || hasOther) && data && !isLabel(name)) out.unreadRows++;
       out.otherRows.push(row);
       continue;
     }
@@ -148,7 +155,9 @@ export function readTables(pages: Row[][]): TableRead {
     // the letterhead of a page that did not repeat the table header.
     const knownName = matchLoinc(name).matches.length > 0;
     if ((result.value.kind === 'unparseable' && !knownName) || (!layoutConfirmed && !knownName)) {
-      out.unreadRows++;
+      // Words reaching into the value column ("H/L = outside range", "Reviewed by: ____") are a
+      // legend or a form line; only a row with a number where the value goes held a result.
+      if (valueRoles.some((r) => /\d/.test(text(cols[r])))) out.unreadRows++;
       out.otherRows.push(row);
       continue;
     }
@@ -169,11 +178,16 @@ const HEADER_PATTERNS: [RegExp, ColumnRole][] = [
   [/\b(previous|prior|last)\b/, 'previous'],
   [/\bout of range\b|\boutside range\b|\babnormal result/, 'outRange'],
   [/\bin range\b|\bwithin range\b|\bnormal result/, 'inRange'],
+  // A range in two columns: "Ref Low" / "Ref High", "Lower Limit" / "Upper Limit", "Normal Min" / "Max".
+  [/^(?:(?:ref|reference|normal|range)\s+)?(?:low|lower|min|minimum)(?:\s+(?:limit|bound|ref|range|normal))?$/, 'rangeLow'],
+  [/^(?:(?:ref|reference|normal|range)\s+)?(?:high|upper|max|maximum)(?:\s+(?:limit|bound|ref|range|normal))?$/, 'rangeHigh'],
   // "Reference Range", "Ref. interval", "Standard Range", "Normal Values", "Biological reference interval".
   [/\breference\b|\bref\b|\brange\b|\binterval\b|\bexpected\b|\bnormal values?\b|\blimits\b/, 'range'],
   [/^(?:lab(?:oratory)? )?(tests?|test names?|analytes?|components?|test description|description|procedure|examination|determination|name|investigations?|parameters?|assays?|tests? performed|observations?|measurements?)$/, 'name'],
   [/^(units?|unit of measure|uom)$/, 'units'],
-  [/^(flags?|abn|abnormal|abnormal flag|h ?l|status)$/, 'flag'],
+  [/^(flags?|abn|abnormal|abnormal flag|h ?l)$/, 'flag'],
+  // The result's status (Final, Corrected, Preliminary); some labs print their H/L there.
+  [/^(?:result )?status$/, 'status'],
   [/\bresults?\b|^value$|^your (value|result)$/, 'result'],
   [/^(lab|site|performing lab|location)$/, 'lab'],
   [/\b(date|time|comment|comments|note|notes)\b/, 'other'],
@@ -181,7 +195,7 @@ const HEADER_PATTERNS: [RegExp, ColumnRole][] = [
 
 const HEADER_WORDS = ['test', 'tests', 'name', 'result', 'results', 'current', 'and', 'flag', 'previous', 'date', 'units', 'unit',
   'reference', 'interval', 'range', 'in', 'out', 'of', 'lab', 'analyte', 'component', 'value', 'investigation', 'parameter',
-  'standard', 'normal', 'assay'];
+  'standard', 'normal', 'assay', 'lower', 'upper', 'limit', 'status'];
 
 /**
  * What OCR makes of a shaded header band's texture and of rules between the column names: ":",
@@ -262,7 +276,7 @@ export function headerColumns(row: Row, allowRepeats = false): Column[] | undefi
   if (!allowRepeats && columns.filter((c) => c.role === 'name').length > 1) return undefined;
   const roles = new Set(columns.map((c) => c.role));
   const hasValue = roles.has('result') || roles.has('inRange');
-  if (!roles.has('name') || !hasValue || !(roles.has('units') || roles.has('range'))) return undefined;
+  if (!roles.has('name') || !hasValue || !(roles.has('units') || roles.has('range') || roles.has('rangeLow') || roles.has('rangeHigh'))) return undefined;
   // The name column starts at the page margin whatever the header's own indentation.
   columns.sort((a, b) => a.x - b.x);
   if (columns[0]!.role !== 'name') return undefined;
@@ -334,13 +348,15 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
   const column = valueRoles.includes('outRange') ? 'outRange' : valueRoles[0]!;
   const value = parseValueCell(text(cols[column]));
   let flag = value.flag;
-  const flagColumn = text(cols.flag);
+  // A status column holds the lab's H/L where there is no flag column; "Final" or "Corrected" is no flag.
+  const status = text(cols.status);
+  const flagColumn = text(cols.flag) || (status && flagKind(status) ? status : '');
   if (flagColumn) {
     if (!flagKind(flagColumn)) problem('conflicting_columns', `"${flagColumn}" in the flag column is not a flag.`);
     else if (flag && flagKind(flag) !== flagKind(flagColumn)) problem('flag_inconsistent', `Two different flags were printed (${flag}, ${flagColumn}).`);
     else flag ??= flagColumn;
   }
-  const rangeCell = text(cols.range);
+  const rangeCell = text(cols.range) || twoColumnRange(text(cols.rangeLow), text(cols.rangeHigh));
   const range = rangeCell ? parseRange(rangeCell) : undefined;
   let units = text(cols.units) || undefined;
   if (!units && range?.units) units = range.units;
@@ -349,7 +365,7 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
   if (rangeText && range?.units && units === range.units) rangeText = rangeText.slice(0, rangeText.lastIndexOf(range.units)).trim() || undefined;
   if (value.problem) problem('unparseable_value', `The value cell could not be read cleanly: ${value.problem}.`);
 
-  const valueItems = [cols[column], cols.flag, cols.units, cols.range].filter((x): x is TextItem[] => !!x);
+  const valueItems = [cols[column], cols.flag, cols.units, cols.range, cols.rangeLow, cols.rangeHigh].filter((x): x is TextItem[] => !!x);
   const result: RawResult = {
     testName: name,
     value,
@@ -369,6 +385,45 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
   if (decimalRestored(valueCells)) result.decimalRestored = true;
   if (nc !== undefined) result.nameConfidence = nc;
   return result;
+}
+
+/**
+ * A chart's axis: three or more numbers rising at an even step left to right and nothing else
+ * (a unit after the last one at most): "0  100  200  300 fL".
+ */
+function isAxis(row: Row): boolean {
+  const words = row.cells.flatMap((c) => c.text.split(/\s+/)).filter(Boolean);
+  if (/^[a-zµ/%]+$/i.test(words.at(-1) ?? '') && words.length > 1) words.pop();
+  if (words.length < 3 || !words.every((w) => /^\d+(?:\.\d+)?$/.test(w))) return false;
+  const n = words.map(Number);
+  const step = n[1]! - n[0]!;
+  return step > 0 && n.every((v, i) => i === 0 || Math.abs(v - n[i - 1]! - step) <= 0.5 * step);
+}
+
+/**
+ * A footnote mark after a test's name ("Creatinine [1]", "Vitamin B12 a", "Folate †") is no part of
+ * it. Taken off only when the name without it is a test's own name and with it is not: "Lipoprotein
+ * (a)" keeps its "(a)".
+ */
+export function withoutFootnoteMark(name: string): string {
+  const m = /\s*(?:\[\d{1,2}\]|\(\d\)|[a-e]|[†‡§¶#]+|\*{1,3}|[¹²³⁴⁵])$/u.exec(name);
+  if (!m || m.index === 0) return name;
+  const exact = (n: string) => ['exact', 'unit', 'context', 'value'].includes(matchLoinc(n).method);
+  const bare = name.slice(0, m.index);
+  return exact(bare) && !exact(name) ? bare : name;
+}
+
+/**
+ * A range printed as two bounds in their own columns: both give "low-high"; one alone is a bound
+ * that the result may reach ("Ref High 200" with no low is "<=200"). Anything else is passed on as
+ * printed, for parseRange to refuse and a person to check.
+ */
+function twoColumnRange(low: string, high: string): string {
+  const number = /^\d+(?:\.\d+)?$/;
+  if (number.test(low) && number.test(high)) return `${low}-${high}`;
+  if (number.test(low) && !high) return `>=${low}`;
+  if (number.test(high) && !low) return `<=${high}`;
+  return [low, high].filter(Boolean).join(' - ');
 }
 
 const DATED = new RegExp(String.raw`(?:^|\s)${PRINTED_DATE}`, 'i');
@@ -430,10 +485,14 @@ const FURNITURE = [
   /confidential/i,
   /^(final|preliminary|corrected|amended) report$/i,
   /^end of report$/i,
+  // An analyser's software version at the foot of its printout.
+  /^(?:software|firmware|s\/w)(?:\s+(?:version|ver\.?))?\s*v?\d+(?:\.\d+)+$/i,
 ];
 
 function isPageFurniture(text: string): boolean {
-  return FURNITURE.some((re) => re.test(text));
+  // "*** END OF REPORT ***": the stars and rules around a line are no part of it.
+  const bare = text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+  return FURNITURE.some((re) => re.test(text) || re.test(bare));
 }
 
 /** Rows whose text (digits aside) appears on two or more pages: letterheads and footers. */

@@ -599,3 +599,18 @@ describe('a results letter without labels', () => {
     expect(metadata).toMatchObject({ patient_first_name: 'Yasmin', patient_last_name: 'Ortega', date_collected: 'November 7, 2024', date_reported: 'November 9, 2024' });
   });
 });
+
+describe("an analyser's printout", () => {
+  it('takes the run time for the report date, after the draw time, and no serial or lot number for the specimen', () => {
+    const { metadata } = read([
+      [40, [[12, 'Name:'], [71, 'KIM, FATIMA']]],
+      [52, [[12, 'DOB:'], [71, '08/21/1980']]],
+      [64, [[12, 'Sample ID:'], [71, 'P694429']]],
+      [76, [[12, 'Drawn:'], [71, '06/22/24 09:10']]],
+      [88, [[12, 'Run:'], [71, '06/22/24 09:35']]],
+      [100, [[12, 'Serial no.:'], [71, 'CS350-910646']]],
+      [112, [[12, 'Disc lot:'], [71, '3030X5'], [104, 'Exp 2024-08']]],
+    ]);
+    expect(metadata).toMatchObject({ date_collected: '06/22/24 09:10', date_reported: '06/22/24 09:35', specimen_number: 'P694429' });
+  });
+});

@@ -284,3 +284,63 @@ describe('two tables side by side under one header', () => {
     expect(read.unreadRows).toBe(0);
   });
 });
+
+describe('range in two columns (Test | Result | Flag | Units | Ref Low | Ref High | Status)', () => {
+  const rows = page([
+    [150, [[40, 'Test'], [226, 'Result'], [282, 'Flag'], [310, 'Units'], [392, 'Ref Low'], [444, 'Ref High'], [504, 'Status']]],
+    ...table(170, [
+      [[48, 'Glucose, Fasting'], [226, '97'], [310, 'mg/dL'], [392, '70'], [444, '99'], [504, 'Final']],
+      [[48, 'Estimated Glomerular Filtration Rate'], [226, '49'], [282, 'L'], [310, 'mL/min/1.73m2'], [392, '60'], [504, 'Final']],
+      [[48, 'Triglycerides'], [226, '89'], [310, 'mg/dL'], [444, '150'], [504, 'Corrected']],
+      [[48, 'Creatinine [1]'], [226, '0.74'], [310, 'mg/dL'], [392, '0.60'], [444, '1.20'], [504, 'Final']],
+      [[48, 'Vitamin B12 a'], [226, '909'], [310, 'pg/mL'], [392, '211'], [444, '911'], [504, 'Final']],
+      [[48, 'Lipoprotein (a)'], [226, '12'], [310, 'mg/dL'], [444, '30'], [504, 'Final']],
+    ]),
+  ]);
+  const read = readTables([rows]);
+
+  it('joins the low and high bounds into the range, one bound alone being a limit the result may reach', () => {
+    expect(read.results.map(brief)).toEqual([
+      ['Glucose, Fasting', '97', '', 'mg/dL', '70-99', ''],
+      ['Estimated Glomerular Filtration Rate', '49', 'L', 'mL/min/1.73m2', '>=60', ''],
+      ['Triglycerides', '89', '', 'mg/dL', '<=150', ''],
+      ['Creatinine', '0.74', '', 'mg/dL', '0.60-1.20', ''],
+      ['Vitamin B12', '909', '', 'pg/mL', '211-911', ''],
+      ['Lipoprotein (a)', '12', '', 'mg/dL', '<=30', ''],
+    ]);
+  });
+
+  it('takes "Final" and "Corrected" in the status column for no flag, and asks nothing of them', () => {
+    expect(read.results.flatMap((r) => r.problems)).toEqual([]);
+  });
+});
+
+describe("an analyser's printout (TEST | RESULT | UNITS | RANGE) with histograms and a legend under it", () => {
+  const rows = page([
+    [150, [[12, 'TEST'], [46, 'RESULT'], [88, 'UNITS'], [125, 'RANGE']]],
+    ...table(162, [
+      [[12, 'NA+'], [58, '145'], [88, 'mmol/L'], [125, '136-145']],
+      [[12, 'NEU%'], [62, '63'], [88, '%'], [125, '40-74']],
+      [[12, 'EOS#'], [58, '0.3'], [88, '10^3/uL'], [125, '0.0-0.5']],
+      [[12, 'H/L = outside range'], [104, 'HH/LL = critical']],
+      [[12, 'RBC']],
+      [[12, '0'], [80, '100'], [147, '200'], [193, '300 fL']],
+      [[12, 'Reviewed by:'], [60, '___________________________']],
+      [[12, '*** END OF REPORT ***']],
+      [[12, 'Software 4.5.35']],
+    ]),
+  ]);
+  const read = readTables([rows]);
+
+  it('reads the abbreviations analysers print, and no axis of a histogram as a result', () => {
+    expect(read.results.map((r) => [r.testName, r.value.value, r.units])).toEqual([
+      ['NA+', '145', 'mmol/L'],
+      ['NEU%', '63', '%'],
+      ['EOS#', '0.3', '10^3/uL'],
+    ]);
+  });
+
+  it('counts no legend, form line, axis or version line as a row it could not read', () => {
+    expect(read.unreadRows).toBe(0);
+  });
+});

@@ -71,6 +71,8 @@ export const LABELS: Label[] = [
   ...label('reported', 1, [
     'date issued', 'issued', 'verified', 'date verified', 'authori[sz]ed', 'date authori[sz]ed', 'authori[sz]ed on', 'validated', 'date validated',
     'finali[sz]ed', 'date finali[sz]ed', 'signed out', 'report completed', 'completed',
+    // An analyser's printout: the run is when the results were made.
+    'run', 'run date', 'run time', 'date run', 'analy[sz]ed', 'date analy[sz]ed', 'tested', 'test date',
   ], true),
   ...label('reported', 2, ['printed', 'printed on', 'date printed', 'print date', 'printed date'], true),
   // Colonless too, where a number follows: "Specimen H24-46701 collected 01/09/2024" in a note's prose.
