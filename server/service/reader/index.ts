@@ -14,6 +14,7 @@ import { consistencyReasons } from './consistency';
 import { buildRows, withoutRestoredPoints } from './rows';
 import { sniffUpload } from './sniff';
 import { readTables } from './tableReader';
+import { readTransposed } from './transposedTable';
 import type { LabReportResult, PageText, ParseOptions, ParseOutcome, ParseStage, ResultReviewCode, ReviewReason } from './types';
 
 /**
@@ -88,10 +89,14 @@ async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | 
 
   progress(0.9, 'read');
   const table = readTables(pages.map(buildRows));
+  // Flowsheets: a table on its side, one column per analyte.
+  const transposed = readTransposed(table.otherRows);
+  table.results.push(...transposed.results);
+  table.newestCollection ??= transposed.newestCollection;
   // Results exported as "Component: / Value: / Units:" blocks (EHR exports), outside the tables.
-  const blocks = readKeyValueBlocks(table.otherRows);
+  const blocks = readKeyValueBlocks(table.otherRows.filter((row) => !transposed.used.has(row)));
   table.results.push(...blocks.results);
-  const rest = table.otherRows.filter((row) => !blocks.used.has(row));
+  const rest = table.otherRows.filter((row) => !transposed.used.has(row) && !blocks.used.has(row));
   // Results written as sentences or bullets, outside the tables (letters, portal printouts).
   table.results.push(...readNarrative(rest, table.results));
   const { metadata, missing } = extractMetadata(rest.map(withoutRestoredPoints));

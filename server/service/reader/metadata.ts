@@ -316,7 +316,9 @@ function readNameHeading(rows: Row[], store: Store): void {
   if (store.name || store.last) return;
   for (let i = 0; i + 1 < rows.length && rows[i]!.page === rows[0]!.page; i++) {
     const [row, next] = [rows[i]!, rows[i + 1]!];
-    if (row.cells.length !== 1 || next.page !== row.page || next.y - row.y > 2.5 * row.height || !IDENTIFIERS.test(next.text)) continue;
+    // The name alone on its line, or beside labelled fields ("Attending: …") that are not it.
+    const alone = row.cells.length === 1 || row.cells.slice(1).every((c) => /\S:\s*\S/.test(c.text));
+    if (!alone || /:/.test(row.cells[0]!.text) || next.page !== row.page || next.y - row.y > 2.5 * row.height || !IDENTIFIERS.test(next.text)) continue;
     const text = row.cells[0]!.text.trim().replace(/[,.\s]+$/, '');
     const v = personValue(text);
     if (v !== text || isClinician(v) || LAB_WORDS.test(v) || v.split(' ').length < 2 || !splitName(v).last) continue;

@@ -314,7 +314,8 @@ function collectionDates(row: Row): Map<Cell, number> {
   return dates.size >= 2 ? dates : new Map();
 }
 
-const timeOfDay = (text: string) => {
+/** Milliseconds into the day of the first "hh:mm" in `text` (0 when there is none). */
+export const timeOfDay = (text: string) => {
   const m = /(\d{1,2}):(\d{2})/.exec(text);
   return m ? (Number(m[1]) * 60 + Number(m[2])) * 60_000 : 0;
 };

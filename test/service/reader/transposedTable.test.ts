@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { readTransposed } from '../../../server/service/reader/transposedTable';
+import { readTables } from '../../../server/service/reader/tableReader';
+import { page, table } from './helpers';
+
+/** A flowsheet: one column per analyte, rows of units, ranges and one row of values per collection. */
+const flowsheet = page([
+  [60, [[34, 'Mountain View Regional Medical Center'], [520, 'LABORATORY FLOWSHEET']]],
+  [90, [[34, 'Lipid Panel (1 of 2)']]],
+  ...table(104, [
+    [[34, 'Component'], [138, 'Chol'], [195, 'Trig'], [252, 'HDL'], [309, 'LDL (calc)'], [366, 'Chol/HDL']],
+    [[34, 'Units'], [138, 'mg/dL'], [195, 'mg/dL'], [252, 'mg/dL'], [309, 'mg/dL']],
+    [[34, 'Ref range'], [138, '<200'], [195, '<150'], [252, '>40'], [309, '<100'], [366, '<5.0']],
+    [[34, '11/21/2023 15:55'], [138, '202 (H)'], [195, '199 (H)'], [252, '68'], [309, '101 (H)'], [366, '3.1']],
+    [[34, 'Acc# 23-CH-379289']],
+    [[34, '01/06/2024 09:50'], [138, '204 (H)'], [195, '194 (H)'], [252, '73'], [366, '2.8']],
+    [[34, 'Acc# 24-CH-758050']],
+  ]),
+  [220, [[34, 'Printed 01/07/2024 18:08 by tlindqvist.']]],
+]);
+
+describe('a flowsheet (a table on its side)', () => {
+  const read = readTransposed(readTables([flowsheet]).otherRows);
+
+  it("reads the newest collection's row under each analyte with its unit and range, the older row being history", () => {
+    expect(read.results.map((r) => [r.testName, r.value.value, r.flag ?? '', r.units ?? '', r.rangeText ?? '', r.panel])).toEqual([
+      ['Chol', '204', '(H)', 'mg/dL', '<200', 'Lipid Panel'],
+      ['Trig', '194', '(H)', 'mg/dL', '<150', 'Lipid Panel'],
+      ['HDL', '73', '', 'mg/dL', '>40', 'Lipid Panel'],
+      // LDL was not resulted in the newest collection: the 101 of November is no result of this report.
+      ['Chol/HDL', '2.8', '', '', '<5.0', 'Lipid Panel'],
+    ]);
+  });
+
+  it("takes the newest collection's date and accession for the report's", () => {
+    expect(read.newestCollection).toEqual({ date: '01/06/2024 09:50', accession: '24-CH-758050' });
+  });
+
+  it('leaves the letterhead and the printed line to the metadata reader', () => {
+    const left = readTables([flowsheet]).otherRows.filter((r) => !read.used.has(r)).map((r) => r.text);
+    expect(left).toEqual(['Mountain View Regional Medical Center  LABORATORY FLOWSHEET', 'Printed 01/07/2024 18:08 by tlindqvist.']);
+  });
+
+  it('takes no row of words for a header, even one starting "Component"', () => {
+    const prose = page(table(100, [[[34, 'Component'], [138, 'of'], [195, 'the'], [252, 'panel'], [309, 'report']], [[34, '01/06/2024'], [138, '5'], [195, '6'], [252, '7'], [309, '8']]]));
+    expect(readTransposed(prose).results).toEqual([]);
+  });
+});
