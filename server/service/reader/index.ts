@@ -11,6 +11,7 @@ import { openPdf, pageText } from './pdfText';
 import { renderPage } from './pdfRender';
 import { reviewReport, reviewResult } from './reviewReasons';
 import { consistencyReasons } from './consistency';
+import { withDecimalPoints } from './decimalComma';
 import { buildRows, withoutRestoredPoints } from './rows';
 import { sniffUpload } from './sniff';
 import { readTables } from './tableReader';
@@ -83,8 +84,10 @@ async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | 
   progress(0.02, 'extract');
 
   const budget = new OcrBudget();
-  const pages: PageText[] =
+  const printed: PageText[] =
     kind === 'pdf' ? await pdfPages(bytes, progress, signal, budget, onPage) : [await imagePage(bytes, progress, budget, onPage)];
+  // "4,2 mmol/l": a report printed with decimal commas is read with points, as every consumer reads numbers.
+  const pages = withDecimalPoints(printed);
   throwIfAborted(signal);
 
   progress(0.9, 'read');

@@ -51,6 +51,10 @@ const FUZZY_TIE = 0.06;
 export function normalizeName(name: string): string {
   return name
     .toLowerCase()
+    // Umlauts and accents folded ("Hämoglobin" = "hamoglobin"), ß as ss.
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ß/g, 'ss')
     .replace(/%/g, ' percent ')
     .replace(/#/g, ' number ')
     .replace(/&/g, ' and ')
@@ -65,7 +69,8 @@ const withoutFillers = (norm: string) => norm.split(' ').filter((w) => !FILLERS.
 
 /** Lower case, no spaces, µ as u: "x10E3/µL" = "x10e3/ul". */
 export function normalizeUnit(units: string | undefined): string {
-  return (units ?? '').toLowerCase().replace(/\s+/g, '').replace(/[µμ]/g, 'u');
+  // "ml/min/1,73m²" is "mL/min/1.73m2": a decimal comma and a superscript are the same unit.
+  return (units ?? '').toLowerCase().replace(/\s+/g, '').replace(/[µμ]/g, 'u').replace(/(\d),(\d)/g, '$1.$2').replace(/²/g, '2').replace(/³/g, '3');
 }
 
 const exactIndex = new Map<string, Set<Analyte>>();

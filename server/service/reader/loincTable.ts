@@ -13,6 +13,8 @@
  * point. Both are left out where labs disagree.
  */
 
+import { GERMAN_NAMES } from './germanNames';
+
 export interface UnitSpec {
   /** Spellings of one unit; the first is the canonical one the parser reports. */
   units: string[];
@@ -45,8 +47,8 @@ export interface Analyte {
 }
 
 // Unit spellings shared by many analytes.
-const K_UL = ['x10E3/uL', 'Thousand/uL', 'K/uL', '10^3/uL', '10*3/uL', 'x10^3/uL', 'x10(3)/uL', '10E3/uL', 'x10E9/L', '10^9/L', '10*9/L', 'x10^9/L', 'x10*9/L', 'x10(9)/L', '×10^9/L', '×10⁹/L', 'x 10^9/L', 'G/L'];
-const M_UL = ['x10E6/uL', 'Million/uL', 'M/uL', '10^6/uL', '10*6/uL', 'x10^6/uL', 'x10(6)/uL', '10E6/uL', 'x10E12/L', '10^12/L', 'x10^12/L', 'x10*12/L', 'x10(12)/L', '×10^12/L', '×10¹²/L', 'x 10^12/L', 'T/L'];
+const K_UL = ['x10E3/uL', '/nl', 'Thousand/uL', 'K/uL', '10^3/uL', '10*3/uL', 'x10^3/uL', 'x10(3)/uL', '10E3/uL', 'x10E9/L', '10^9/L', '10*9/L', 'x10^9/L', 'x10*9/L', 'x10(9)/L', '×10^9/L', '×10⁹/L', 'x 10^9/L', 'G/L'];
+const M_UL = ['x10E6/uL', '/pl', 'Million/uL', 'M/uL', '10^6/uL', '10*6/uL', 'x10^6/uL', 'x10(6)/uL', '10E6/uL', 'x10E12/L', '10^12/L', 'x10^12/L', 'x10*12/L', 'x10(12)/L', '×10^12/L', '×10¹²/L', 'x 10^12/L', 'T/L'];
 const U_L = ['IU/L', 'U/L'];
 const MMOL = ['mmol/L', 'mEq/L'];
 const UG_DL = ['ug/dL', 'mcg/dL'];
@@ -73,7 +75,7 @@ function group(specimen: Specimen, rows: Row[]): Analyte[] {
 
 const chemistry = group('blood', [
   ['2345-7', 'Glucose [Mass/volume] in Serum or Plasma', 'Glucose', ['Glucose, Serum', 'Glucose, Plasma', 'Glucose Fasting', 'Fasting Glucose', 'Glucose, Fasting', 'GLU', 'Blood Glucose'], [u(['mg/dL'], [10, 2000], 0), u(['mmol/L'], [0.5, 110], 1, ['15074-8', 'Glucose [Moles/volume] in Serum or Plasma'])]],
-  ['22664-7', 'Urea [Moles/volume] in Serum or Plasma', 'Urea', ['Urea, Serum', 'Serum Urea', 'Urea (serum)'], [u(['mmol/L'], [0.5, 100], 1)]],
+  ['22664-7', 'Urea [Moles/volume] in Serum or Plasma', 'Urea', ['Urea, Serum', 'Serum Urea', 'Urea (serum)'], [u(['mmol/L'], [0.5, 100], 1), u(['mg/dL'], [3, 600], 0, ['3091-6', 'Urea [Mass/volume] in Serum or Plasma'])]],
   ['3094-0', 'Urea nitrogen [Mass/volume] in Serum or Plasma', 'BUN', ['Urea Nitrogen', 'Urea Nitrogen (BUN)', 'Blood Urea Nitrogen', 'Urea Nitrogen, Blood', 'BUN, Serum'], [u(['mg/dL'], [1, 300], 0), u(['mmol/L'], [0.3, 110], 1, ['14937-7', 'Urea nitrogen [Moles/volume] in Serum or Plasma'])]],
   ['2160-0', 'Creatinine [Mass/volume] in Serum or Plasma', 'Creatinine', ['CRE', 'Creatinine, Serum', 'Creat', 'CREA'], [u(['mg/dL'], [0.1, 30], 2), u(['umol/L'], [10, 2600], 0, ['14682-9', 'Creatinine [Moles/volume] in Serum or Plasma'])]],
   ['98979-8', 'Glomerular filtration rate/1.73 sq M.predicted [Volume Rate/Area] in Serum, Plasma or Blood by Creatinine-based formula (CKD-EPI 2021)', 'eGFR', ['Estimated GFR', 'Estimated Glomerular Filtration Rate', 'eGFR (CKD-EPI 2021)', 'GFR, Estimated', 'eGFR CKD-EPI', 'Glomerular Filtration Rate, Estimated'], [u(EGFR_UNITS, [1, 200], 0)]],
@@ -228,7 +230,9 @@ const urine = group('urine', [
   ['14959-1', 'Microalbumin/Creatinine [Mass ratio] in Urine', 'Microalbumin/Creatinine Ratio', ['Albumin/Creatinine Ratio, Urine', 'Microalb/Creat Ratio', 'Albumin/Creatinine Ratio', 'ACR', 'Microalbumin/Creat Ratio'], [u(['mg/g', 'mg/g creat', 'mg/g{creat}'], [0, 10000], 0)]],
 ]);
 
-export const ANALYTES: readonly Analyte[] = [...chemistry, ...cbc, ...lipids, ...endocrine, ...nutrition, ...other, ...serology, ...infections, ...urine];
+export const ANALYTES: readonly Analyte[] = [...chemistry, ...cbc, ...lipids, ...endocrine, ...nutrition, ...other, ...serology, ...infections, ...urine].map((a) =>
+  GERMAN_NAMES[a.code] ? { ...a, aliases: [...a.aliases, ...GERMAN_NAMES[a.code]!] } : a,
+);
 
 /**
  * Codes of one analyte measured as another property (glucose in mmol/L, urea in mmol/L) → the

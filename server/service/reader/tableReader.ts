@@ -184,6 +184,14 @@ const HEADER_PATTERNS: [RegExp, ColumnRole][] = [
   // "Reference Range", "Ref. interval", "Standard Range", "Normal Values", "Biological reference interval".
   [/\breference\b|\bref\b|\brange\b|\binterval\b|\bexpected\b|\bnormal values?\b|\blimits\b/, 'range'],
   [/^(?:lab(?:oratory)? )?(tests?|test names?|analytes?|components?|test description|description|procedure|examination|determination|name|investigations?|parameters?|assays?|tests? performed|observations?|measurements?)$/, 'name'],
+  // German: Untersuchung / Ergebnis / Einheit / Referenzbereich (Normbereich), Kennzeichen.
+  [/^(untersuchung|analyt|bezeichnung)$/, 'name'],
+  [/^(ergebnis|messwert|wert|befund)$/, 'result'],
+  [/^(einheit|dimension)$/, 'units'],
+  [/^(referenzbereich|normbereich|referenzwerte?|normalbereich|referenzintervall)$/, 'range'],
+  [/^(kennzeichen|kennz|bewertung)$/, 'flag'],
+  [/^(vorwert|vorbefund)$/, 'previous'],
+  [/^(grafik|graphik|methode|material)$/, 'other'],
   [/^(units?|unit of measure|uom)$/, 'units'],
   [/^(flags?|abn|abnormal|abnormal flag|h ?l)$/, 'flag'],
   // The result's status (Final, Corrected, Preliminary); some labs print their H/L there.
@@ -195,7 +203,7 @@ const HEADER_PATTERNS: [RegExp, ColumnRole][] = [
 
 const HEADER_WORDS = ['test', 'tests', 'name', 'result', 'results', 'current', 'and', 'flag', 'previous', 'date', 'units', 'unit',
   'reference', 'interval', 'range', 'in', 'out', 'of', 'lab', 'analyte', 'component', 'value', 'investigation', 'parameter',
-  'standard', 'normal', 'assay', 'lower', 'upper', 'limit', 'status'];
+  'standard', 'normal', 'assay', 'lower', 'upper', 'limit', 'status', 'untersuchung', 'ergebnis', 'einheit', 'referenzbereich'];
 
 /**
  * What OCR makes of a shaded header band's texture and of rules between the column names: ":",
@@ -351,7 +359,8 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
   let flag = value.flag;
   // A status column holds the lab's H/L where there is no flag column; "Final" or "Corrected" is no flag.
   const status = text(cols.status);
-  const flagColumn = text(cols.flag) || (status && flagKind(status) ? status : '');
+  // A dash alone in a flag column is the placeholder of "no flag".
+  const flagColumn = (text(cols.flag) || (status && flagKind(status) ? status : '')).replace(/^[-–—]$/, '');
   if (flagColumn) {
     if (!flagKind(flagColumn)) problem('conflicting_columns', `"${flagColumn}" in the flag column is not a flag.`);
     else if (flag && flagKind(flag) !== flagKind(flagColumn)) problem('flag_inconsistent', `Two different flags were printed (${flag}, ${flagColumn}).`);

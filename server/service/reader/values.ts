@@ -19,6 +19,9 @@ const FLAG_WORDS: Record<string, FlagKind> = {
   n: 'N', normal: 'N',
   // A star alone marks a result abnormal without saying which way ("Positive *").
   '*': 'A',
+  // German and analyser printouts: "+ = erhöht, - = erniedrigt, ++/-- = kritisch"; arrows.
+  '+': 'H', '++': 'HH', '-': 'L', '--': 'LL',
+  '↑': 'H', '↑↑': 'HH', '↓': 'L', '↓↓': 'LL',
 };
 
 /** `H`, `High`, `(H)`, `LL`... -> its meaning; undefined when the token is not a flag. */

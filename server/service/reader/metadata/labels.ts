@@ -46,27 +46,31 @@ export const LABELS: Label[] = [
   ...label('name', 1, ['patient information', 'patient details', 'patient demographics', 'patient info']).map((l) => ({ ...l, below: true })),
   ...label('first', 0, ['patient first name', 'first name', 'given name', 'forename', 'forenames']),
   ...label('last', 0, ['patient last name', 'last name', 'surname', 'family name']),
-  ...label('dob', 0, ['date of birth', 'birth date', 'birthdate', 'd\\.[o0]\\.b\\.?', 'dob', 'dob\\/age', 'birth', 'fecha de nacimiento', 'f\\. nac\\.?'], true),
+  ...label('dob', 0, ['date of birth', 'birth date', 'birthdate', 'd\\.[o0]\\.b\\.?', 'dob', 'dob\\/age', 'birth', 'fecha de nacimiento', 'f\\. nac\\.?',
+    'geb\\.?-?datum', 'geburtsdatum', 'geb\\. am', 'geboren am'], true),
   ...label(['dob', 'gender'], 0, ['dob\\/sex', 'dob\\/gender'], true),
   ...label('gender', 0, ['sex', 'gender', 'age\\/sex', 'sex\\/age', 'age\\/gender', 'gender\\/age', 'age \\/ sex', 'legal sex', 'sex at birth', 'birth sex', 'sex assigned at birth', 'biological sex', 'administrative sex',
-    'sexo', 'género', 'genero'], true),
+    'sexo', 'género', 'genero', 'geschlecht'], true),
   ...label('collected', 0, [
     'date\\/time collected', 'collection date\\/time', 'collection date and time', 'date collected', 'collection date', 'date of collection',
     'specimen collected', 'collected on', 'collected', 'coll date\\/time', 'coll\\. date\\/time', 'coll date', 'coll\\. date', 'coll\\.?',
     'collection', 'date drawn', 'draw date', 'drawn', 'date\\/time drawn', 'sample taken', 'sample collected', 'specimen taken',
     'fecha de toma', 'fecha de recolecci[oó]n', 'fecha de colecci[oó]n', 'toma de muestra', 'date obtained', 'obtained', 'specimen drawn',
     'collection time', 'draw time', 'date sampled', 'sampled',
+    'entnahme', 'entnahmedatum', 'entnahmezeit', 'abnahme', 'abnahmedatum', 'probenentnahme',
   ], true),
   // An outpatient visit's date of service is when the blood was drawn, where nothing says collected.
   ...label('collected', 1, ['date of service', 'service date', 'dos'], true),
   ...label('received', 0, [
     `date\\/time ${RECEIVED}`, `${RECEIVED} date\\/time`, `date ${RECEIVED}`, `${RECEIVED} date`, `specimen ${RECEIVED}`, `${RECEIVED} on`, RECEIVED, 'recibido', 'fecha de recepci[oó]n',
     `${RECEIVED} in lab`, 'date accessioned', 'accessioned', 'arrived', 'date arrived', 'lab receipt',
+    'eingang', 'eingangsdatum', 'probeneingang', 'laboreingang',
   ], true),
   ...label('reported', 0, [
     'date\\/time reported', 'reported date\\/time', 'date reported', 'report date', 'reported on', 'date of report', 'final report date',
     'final report', 'reported', 'resulted', 'rpt', 'rpt date', 'rptd', 'result date', 'date resulted', 'report released', 'released', 'report date\\/time',
     'fecha de reporte', 'fecha de informe', 'fecha de resultado',
+    'befunddatum', 'befund vom', 'befundausgang', 'berichtsdatum', 'ausgangsdatum',
   ], true),
   ...label('reported', 1, [
     'date issued', 'issued', 'verified', 'date verified', 'authori[sz]ed', 'date authori[sz]ed', 'authori[sz]ed on', 'validated', 'date validated',
@@ -80,6 +84,7 @@ export const LABELS: Label[] = [
     'specimen id', 'specimen number', 'specimen no\\.?', 'specimen #', 'specimen', 'accession number', 'accession no\\.?', 'accession #',
     'accession', 'acc(?:ession)?\\.? ?#', 'acc\\.? no\\.?', 'acc', 'sample id', 'sample number', 'sample no\\.?', 'lab id', 'lab no\\.?', 'lab #',
     'lab number', 'laboratory number', 'lab accession', 'accession id', 'lab ref(?:erence)?(?: no\\.?| #)?', 'sample #', 'kit id', 'barcode',
+    'auftrags-?nr\\.?', 'auftragsnummer', 'proben-?nr\\.?', 'probennummer', 'labor-?nr\\.?', 'labornummer',
   ], true),
   ...label('specimen', 2, ['order #', 'order number', 'order no\\.?', 'order id', 'requisition #', 'requisition number', 'requisition', 'req #', 'req\\. #', 'control #', 'control number']),
   ...label('provider', 0, [
@@ -90,7 +95,10 @@ export const LABELS: Label[] = [
     'physician', 'provider', 'doctor', 'ordered by', 'requesting physician', 'requesting provider', 'requesting doctor', 'requested by',
     'physician name', 'provider name', 'clinician', 'requesting clinician', 'ordering', 'médico', 'medico', 'médico solicitante',
     'prescriber', 'practitioner', 'authori[sz]ing provider', 'authori[sz]ing physician', 'submitting physician', 'submitting provider',
+    'anforderer', 'auftraggeber', 'überweiser', 'behandelnder arzt', 'arzt',
   ]),
+  // A German report's sender ("Einsender") heads the ordering practice's block: its first line names the physician.
+  ...label('provider', 1, ['einsender']).map((l) => ({ ...l, below: true })),
   ...label('provider', 2, ['referring physician', 'referring provider', 'referring doctor', 'referring', 'referred by', 'attending physician', 'attending']),
   // "Client" is the ordering account; some reports print the physician there (see values.ts).
   ...label('provider', 3, ['client']),
@@ -109,6 +117,7 @@ export const LABELS: Label[] = [
     'facility', 'facility name', 'clinic name', 'practice name', 'hospital name', 'account name', 'client name', 'insurance name',
     'contact name', 'guarantor', 'guarantor name', 'emergency contact', 'nhs no\\.?', 'nhs number', 'hospital no\\.?', 'hospital number',
     'health card', 'unit no\\.?', 'department', 'dept', 'unit', 'visit', 'encounter', 'time', 'date', 'height', 'weight', 'diagnosis', 'icd',
+    'pat\\.?-?nr\\.?', 'patientennummer', 'alter', 'seite', 'station', 'kostenträger', 'versicherung', 'medizinisch validiert', 'validiert',
   ]),
 ];
 

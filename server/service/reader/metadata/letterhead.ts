@@ -78,6 +78,9 @@ const ONE_LINE = new RegExp(String.raw`(?<![\d/.:-])\d{1,6}[A-Z]?(?:-\d{1,4})?\s
 const STREET_START =
   /(?<![\p{L}\p{N}])\d{1,6}[A-Z]?\s+[\p{L}.' ]*\b(?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|way|ln|lane|pkwy|parkway|ct|court|pl|place|hwy|highway|cir|circle|ter|terrace|plaza|sq|square|park|loop|trail|pike|row)\b/iu;
 const CITY_LINE = new RegExp(String.raw`^${CITY_STATE_ZIP}`, 'u');
+/** A German, Austrian or Swiss address: the street, then its number, then the postcode and town ("Kaiserstraße 12 · 60311 Frankfurt am Main"). */
+const EU_ONE_LINE =
+  /(?<![\p{L}\p{N}])\p{Lu}[\p{L}.'-]*(?:\s[\p{L}.'-]+){0,2}?(?:stra(?:ß|ss)e|str\.|weg|platz|allee|ring|gasse|damm|ufer|chaussee|markt|graben)\s+\d{1,4}[a-z]?\s*[,·•|]\s*(?:[ADCH]-)?\d{4,5}\s+\p{Lu}[\p{L}.'-]*(?:\s(?:am|an|der|im|bei|ob|\p{Lu}[\p{L}.'-]*)){0,3}/u;
 const STREET_LINE = /^\d{1,6}[A-Z]?(?:-\d{1,4})?\s+\p{L}[\p{L}\p{N}.'#&,/ -]{2,60}$/u;
 const SUITE_LINE = /^(?:suite|ste\.?|unit|floor|fl\.?|bldg\.?|building|room|#)\s*[\p{L}\p{N}-]+$/iu;
 
@@ -94,6 +97,11 @@ function candidates(rows: Row[]): Candidate[] {
   const out: Candidate[] = [];
   rows.forEach((row, i) => {
     for (const cell of row.cells) {
+      const eu = EU_ONE_LINE.exec(cell.text);
+      if (eu) {
+        out.push({ address: tidy(eu[0]), row: i, cell });
+        continue;
+      }
       const one = ONE_LINE.exec(cell.text);
       if (one) {
         // "Page 1 of 2  Lakeside Labs, 123 Main St, ...": start at the street when one is named.

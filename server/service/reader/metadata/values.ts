@@ -34,8 +34,8 @@ export function genderValue(text: string): '' | 'female' | 'male' | 'other' {
   const tokens = text.replace(LEAD, '').split(/[\s/,()|;-]+/).filter(Boolean).slice(0, 4);
   for (const t of tokens) {
     const w = t.toLowerCase().replace(/\.$/, '');
-    if (w === 'f' || w === 'female' || w === 'woman') return 'female';
-    if (w === 'm' || w === 'male' || w === 'man') return 'male';
+    if (w === 'f' || w === 'female' || w === 'woman' || w === 'weiblich' || w === 'w') return 'female';
+    if (w === 'm' || w === 'male' || w === 'man' || w === 'männlich' || w === 'maennlich') return 'male';
     if (w === 'x' || w === 'other' || w === 'nonbinary' || w === 'non-binary' || w === 'intersex') return 'other';
     if (/^\d{1,3}(?:y|yo|yrs?|years?)?$/.test(w) || w === 'y' || w === 'yrs' || w === 'years' || w === 'y/o') continue;
     return '';
@@ -138,7 +138,8 @@ const CREDENTIAL = /\b(?:MD|M\.D\.|DO|D\.O\.|NP|FNP|FNP-C|PA|PA-C|DNP|RN|PhD|DDS
  * takes the value only when it is plainly a person (a title or a credential).
  */
 export function providerValue(text: string, personOnly = false): string {
-  let v = text.replace(LEAD, '').replace(/\s+/g, ' ').trim();
+  // "Praxis Dr. med. Sabine Krüger": the practice is the physician's.
+  let v = text.replace(LEAD, '').replace(/\s+/g, ' ').trim().replace(/^(?:praxis|gemeinschaftspraxis|cabinet)\s+(?=dr\.?\s)/i, '');
   v = v.replace(/\s*[,;(/]?\s*\b(?:NPI|UPIN|Phone|Ph|Tel|Fax|ID)\b.*$/i, '');
   v = v.replace(/\s*[,;(]?\s*(?:\+?1[ .-]?)?\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}\)?.*$/, '');
   v = v.replace(/\s*[,;(]?\s*\d{5,}\)?.*$/, '');
@@ -150,10 +151,10 @@ export function providerValue(text: string, personOnly = false): string {
   return v;
 }
 
-export const LAB_WORDS = /laborator(?:y|ies|io)|\blabs?\b|labcorp|diagnostic|pathology|clinical|reference lab|medical center|biochemistry|hospital/i;
+export const LAB_WORDS = /laborator(?:y|ies|io)|\blabs?\b|labcorp|diagnostic|pathology|clinical|reference lab|medical center|biochemistry|hospital|\blabor(?:zentrum|praxis|gemeinschaft)?\b/i;
 
 /** A report title, not a lab ("Laboratory Report", "Clinical Lab Results", "Cumulative Summary"). */
-const TITLE = /^(?:(?:final|preliminary|corrected|amended|cumulative|clinical|patient|your)\s+)*(?:lab(?:oratory)?\s+)?(?:test\s+)?(?:report|results?|summary|requisition|values?)\b/i;
+const TITLE = /^(?:(?:final|preliminary|corrected|amended|cumulative|clinical|patient|your)\s+)*(?:lab(?:oratory)?\s+)?(?:test\s+)?(?:report|results?|summary|requisition|values?)\b|^(?:labor|end|teil|vor)?befund\b/i;
 
 /** A laboratory's name: cut before its address, CLIA number or phone; refused when it is a title. */
 export function labValue(text: string, needLabWord = false): string {

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { withDecimalPoints } from '../../../server/service/reader/decimalComma';
+import { interpret } from '../../../server/service/reader/interpret';
+import { matchLoinc } from '../../../server/service/reader/loinc';
+import { extractMetadata } from '../../../server/service/reader/metadata';
+import { buildRows } from '../../../server/service/reader/rows';
+import { readTables } from '../../../server/service/reader/tableReader';
+import type { PageText, TextItem } from '../../../server/service/reader/types';
+
+/**
+ * A German laboratory report ("Laborbefund"): German labels, names and column headers, decimal
+ * commas, lower-case units and "+"/"-" flags. Its numbers must come out as the numbers they are:
+ * "4,2" read the US way is 42.
+ */
+function pageOf(lines: [number, [number, string][]][]): PageText {
+  const items: TextItem[] = lines.flatMap(([baseline, cells]) =>
+    cells.map(([x, text]) => ({ text, x, y: baseline - 7, baseline, width: text.length * 4.5, height: 9, page: 1, source: 'text' as const })),
+  );
+  return { page: 1, width: 595, height: 842, source: 'text', items };
+}
+
+const befund = pageOf([
+  [40, [[48, 'MVZ Laborzentrum Rhein-Main GmbH'], [458, 'LABORBEFUND']]],
+  [52, [[48, 'Kaiserstraße 12 · 60311 Frankfurt am Main · Tel. 069 555 0123']]],
+  [70, [[48, 'Einsender'], [330, 'Patient:'], [392, 'Mbeki, Carlos']]],
+  [82, [[48, 'Praxis Dr. med. Sabine Krüger'], [330, 'Geb.-Datum:'], [392, '03.08.1964']]],
+  [94, [[48, 'Am Markt 3'], [330, 'Geschlecht:'], [392, 'männlich']]],
+  [106, [[48, '65183 Wiesbaden'], [330, 'Auftrags-Nr.:'], [392, '2460801330']]],
+  [118, [[330, 'Entnahme:'], [392, '12.01.2024 10:45']]],
+  [130, [[330, 'Eingang:'], [392, '12.01.2024 11:11']]],
+  [142, [[330, 'Befunddatum:'], [392, '13.01.2024 15:22']]],
+  [160, [[52, 'Untersuchung'], [220, 'Ergebnis'], [286, 'Einheit'], [352, 'Referenzbereich']]],
+  [172, [[48, 'Klinische Chemie']]],
+  [184, [[58, 'Harnstoff'], [247, '45'], [268, '+'], [286, 'mg/dl'], [352, '17 - 43']]],
+  [196, [[58, 'Kreatinin'], [239, '0,66'], [286, 'mg/dl'], [352, '0,60 - 1,20']]],
+  [208, [[58, 'eGFR (CKD-EPI)'], [242, '>90'], [286, 'ml/min/1,73m²'], [352, '> 60']]],
+  [220, [[58, 'Kalium'], [244, '2,9'], [268, '--'], [286, 'mmol/l'], [352, '3,5 - 5,1']]],
+  [232, [[58, 'Gesamteiweiß'], [244, '6,1'], [286, 'g/dl'], [352, '6,0 - 8,3']]],
+  [244, [[58, 'Leukozyten'], [244, '7,3'], [286, '/nl'], [352, '3,9 - 10,2']]],
+]);
+
+describe('a German laboratory report', () => {
+  const rows = buildRows(withDecimalPoints([befund])[0]!);
+  const read = readTables([rows]);
+
+  it('reads every row under the German column headers, its numbers with a decimal point', () => {
+    expect(read.results.map((r) => [r.testName, r.value.value, r.flag ?? '', r.units, r.rangeText])).toEqual([
+      ['Harnstoff', '45', '+', 'mg/dl', '17 - 43'],
+      ['Kreatinin', '0.66', '', 'mg/dl', '0.60 - 1.20'],
+      ['eGFR (CKD-EPI)', '>90', '', 'ml/min/1,73m²', '> 60'],
+      ['Kalium', '2.9', '--', 'mmol/l', '3.5 - 5.1'],
+      ['Gesamteiweiß', '6.1', '', 'g/dl', '6.0 - 8.3'],
+      ['Leukozyten', '7.3', '', '/nl', '3.9 - 10.2'],
+    ]);
+  });
+
+  it('knows the German names and units of the analytes (urea in mg/dl is its own LOINC property)', () => {
+    expect(read.results.map((r) => matchLoinc(r.testName, { units: r.units }).matches[0]?.loinc_code)).toEqual(['3091-6', '2160-0', '98979-8', '2823-3', '2885-2', '6690-2']);
+  });
+
+  it('takes "+" for high and "--" for critically low', () => {
+    expect(read.results.map((r) => interpret(r).result.interpretation)).toEqual(['abnormal', 'normal', 'normal', 'critical', 'normal', 'normal']);
+  });
+
+  it('reads the patient, the dates, the order number, the sender and the lab from German labels', () => {
+    const { metadata } = extractMetadata(read.otherRows);
+    expect(metadata).toMatchObject({
+      patient_first_name: 'Carlos',
+      patient_last_name: 'Mbeki',
+      dob: '03.08.1964',
+      gender: 'male',
+      specimen_number: '2460801330',
+      date_collected: '12.01.2024 10:45',
+      date_received: '12.01.2024 11:11',
+      date_reported: '13.01.2024 15:22',
+      provider: 'Dr. med. Sabine Krüger',
+      lab_name: 'MVZ Laborzentrum Rhein-Main GmbH',
+      lab_address: 'Kaiserstraße 12, 60311 Frankfurt am Main',
+    });
+  });
+});
+
+describe('decimal commas', () => {
+  const item = (text: string): TextItem => ({ text, x: 0, y: 0, baseline: 0, width: 10, height: 9, page: 1, source: 'text' });
+  const page = (texts: string[]): PageText => ({ page: 1, width: 595, height: 842, source: 'text', items: texts.map(item) });
+  const texts = (p: PageText[]) => p[0]!.items.map((i) => i.text);
+
+  it('rewrites the numbers of a report printed with decimal commas, and no date, unit or address', () => {
+    expect(texts(withDecimalPoints([page(['4,2', '3,5 - 5,1', '< 5,0', '12.01.2024 10:45', 'ml/min/1,73m²', 'Hauptstraße 12, 60311 Frankfurt'])]))).toEqual([
+      '4.2',
+      '3.5 - 5.1',
+      '< 5.0',
+      '12.01.2024 10:45',
+      'ml/min/1,73m²',
+      'Hauptstraße 12, 60311 Frankfurt',
+    ]);
+  });
+
+  it('leaves a report printed with decimal points as it is, thousands separators included', () => {
+    const us = ['4.2', '3.5-5.1', '1,250', '0.90', '2,5', '1,5', '3,5'];
+    expect(texts(withDecimalPoints([page(us)]))).toEqual(us);
+  });
+
+  it('leaves a report with a few commas and no points unchanged when they could be anything', () => {
+    expect(texts(withDecimalPoints([page(['2,5', 'Glucose 95'])]))).toEqual(['2,5', 'Glucose 95']);
+  });
+});
