@@ -2,6 +2,7 @@ import type * as CanvasModuleType from '@napi-rs/canvas';
 import type { Canvas } from '@napi-rs/canvas';
 import { ParseFailure } from './failure';
 import { eraseLeaders, type LeaderBand } from './leaderDots';
+import { eraseRules } from './rules';
 import { MAX_DECODED_PIXELS, MAX_IMAGE_SIDE, megapixels, ocrScale, type OcrBudget } from './limits';
 
 /**
@@ -332,6 +333,7 @@ function despeckle(grey: Uint8Array, w: number, h: number): LeaderBand[] {
     flood(start, SEEN, DUST);
   }
   for (let i = 0; i < grey.length; i++) if (state[i] === DUST) grey[i] = 255;
+  eraseRules(grey, w, h, letter);
   return eraseLeaders(grey, w, blots, count, letter);
 }
 

@@ -103,8 +103,8 @@ export function unitSpecFor(analyte: Analyte, units: string | undefined, ocr = f
 function ocrUnitKey(units: string | undefined): string {
   return (
     normalizeUnit(units)
-      // The caret of "x10^9/L" is read as a 7, a * or not at all.
-      .replace(/10[\^7*e]?(9|12|3|6)(?=\/|$)/, '10e$1')
+      // The caret of "x10^9/L" is read as a 7, a *, a quote, a degree sign or not at all.
+      .replace(/10[\^7*e"'°`]?(9|12|3|6)(?=\/|$)/, '10e$1')
       .replace(/[il1|![\]]/g, 'l')
       .replace(/o/g, '0')
       // No unit has a w: it is an m with its strokes run together ("wg/dL").
@@ -119,7 +119,8 @@ function ocrSpelling(analyte: Analyte, units: string | undefined): { spec: UnitS
   for (const spec of analyte.units) {
     // Of the spellings OCR could have damaged into this one, the one that looks most like it ("x1079/L" is x10^9/L, not x10E9/L).
     const spellings = spec.units.filter((u) => u && ocrUnitKey(u) === key);
-    const looks = (u: string) => pairSimilarity(u.toLowerCase(), units!.toLowerCase()) + (u.includes('^') && /107|10\*/.test(units!) ? 0.01 : 0);
+    // A caret's look-alikes ("x1079/L", "x10°9/L", 'x10"9/L') are a caret.
+    const looks = (u: string) => pairSimilarity(u.toLowerCase(), units!.toLowerCase()) + (u.includes('^') && /107|10[*"'°`]/.test(units!) ? 0.01 : 0);
     const spelling = spellings.sort((a, b) => looks(b) - looks(a))[0];
     if (spelling) return { spec, spelling };
   }

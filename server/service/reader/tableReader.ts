@@ -254,7 +254,8 @@ function sideBySideInReadingOrder(page: Row[]): Row[] {
 /** A header cell may hold several column names set close together ("Flag Units"): one column each. */
 function headerParts(cell: Cell): { role: ColumnRole | undefined; x: number }[] {
   const whole = roleOf(cell);
-  if (cell.items.length > 1) {
+  // "Ref Low" is one column whose words OCR gives apart ("Ref" alone would name a range column).
+  if (cell.items.length > 1 && whole !== 'rangeLow' && whole !== 'rangeHigh') {
     const parts = cell.items.map((item) => ({ role: roleOf({ text: item.text, x: item.x, x2: item.x + item.width, items: [item] }), x: item.x }));
     if (parts.every((p) => p.role) && new Set(parts.map((p) => p.role)).size > 1) return parts;
   }
