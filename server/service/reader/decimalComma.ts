@@ -29,7 +29,10 @@ export function withDecimalPoints(pages: PageText[]): PageText[] {
       points += item.text.match(POINT_DECIMAL)?.length ?? 0;
     }
   }
-  if (commas < MIN_COMMAS || points * 4 > commas) return pages;
+  // OCR reads a comma for a point and a point for a comma: on a scan, a report with as many
+  // commas as points prints commas (a US report read by OCR has hardly any).
+  const ocr = pages.some((p) => p.source === 'ocr');
+  if (commas < MIN_COMMAS || points * (ocr ? 1 : 4) > commas) return pages;
   const rewrite = <T extends { text: string }>(item: T): T => {
     const text = item.text.replace(STANDALONE, '$1.$2');
     return text === item.text ? item : { ...item, text };

@@ -107,6 +107,8 @@ function ocrUnitKey(units: string | undefined): string {
       .replace(/10[\^7*e"'°`]?(9|12|3|6)(?=\/|$)/, '10e$1')
       .replace(/[il1|![\]]/g, 'l')
       .replace(/o/g, '0')
+      // µ read as p in µIU ("piu/mi"); pg and pmol are units of their own.
+      .replace(/^p(?=[il]u\/)/, 'u')
       // No unit has a w: it is an m with its strokes run together ("wg/dL").
       .replace(/w/g, 'm')
       .replace(/[.,;:'`/]/g, '')
@@ -128,7 +130,8 @@ function ocrSpelling(analyte: Analyte, units: string | undefined): { spec: UnitS
   // own unit with one look-alike of a slash put back, in a unit that has none.
   if (units && !units.includes('/')) {
     const slashed: { spec: UnitSpec; spelling: string }[] = [];
-    for (let i = 1; i < units.length - 1; i++) {
+    // A leading slash too ("/pl" read as "Ip"), where the unit starts with one.
+    for (let i = /^[Il|1]/.test(units) ? 0 : 1; i < units.length - 1; i++) {
       if (!SLASH_LOOKALIKES.test(units[i]!)) continue;
       const candidate = normalizeUnit(`${units.slice(0, i)}/${units.slice(i + 1)}`);
       for (const spec of analyte.units) {
@@ -183,7 +186,26 @@ export function matchLoinc(testName: string, ctx: MatchContext = {}): LoincResul
     const hit = exactIndex.get(form) ?? looseIndex.get(withoutFillers(form));
     if (hit) return decide([...hit], ctx, 'exact', 0.99);
   }
+  // OCR takes a 1 for an l and a 0 for an o ("HbAlc", "CO2" as "C02" the other way): a name that
+  // is an analyte's own with one such letter read back is that analyte, as surely as a fuzzy match.
+  if (ctx.ocr) {
+    for (const variant of digitLookalikes(norm)) {
+      const hit = exactIndex.get(variant);
+      if (hit) return decide([...hit], ctx, 'fuzzy', 0.9);
+    }
+  }
   return fuzzy(norm, ctx);
+}
+
+/** The name with one l/i read as 1, or one o as 0, or the other way round: one change at a time. */
+function digitLookalikes(norm: string): string[] {
+  const swaps: Record<string, string> = { l: '1', i: '1', o: '0', '1': 'l', '0': 'o' };
+  const out: string[] = [];
+  for (let k = 0; k < norm.length; k++) {
+    const to = swaps[norm[k]!];
+    if (to) out.push(norm.slice(0, k) + to + norm.slice(k + 1));
+  }
+  return out;
 }
 
 /** Several candidates with the same name score: units, then panel, then the kind of value decide. */

@@ -105,3 +105,23 @@ describe('decimal commas', () => {
     expect(texts(withDecimalPoints([page(['2,5', 'Glucose 95'])]))).toEqual(['2,5', 'Glucose 95']);
   });
 });
+
+describe('a German report read by OCR', () => {
+  const ocrPage = (texts: string[]): PageText => ({
+    page: 1,
+    width: 2480,
+    height: 3508,
+    source: 'ocr',
+    items: texts.map((text) => ({ text, x: 0, y: 0, baseline: 0, width: 10, height: 30, page: 1, source: 'ocr' as const, confidence: 90 })),
+  });
+
+  it('reads its commas as decimal points though OCR read some of them as points', () => {
+    const out = withDecimalPoints([ocrPage(['10,9', '5.21', '13,1', '40,6', '32.3', '11,9'])]);
+    expect(out[0]!.items.map((i) => i.text)).toEqual(['10.9', '5.21', '13.1', '40.6', '32.3', '11.9']);
+  });
+
+  it("takes the lab's street with its ß read as a B or an R", () => {
+    const { metadata } = extractMetadata(buildRows(pageOf([[52, [[48, 'MVZ Laborzentrum Rhein-Main GmbH']]], [64, [[48, 'KaiserstraRe 12 - 60311 Frankfurt am Main - Tel. 069 555 0123']]]])));
+    expect(metadata.lab_address).toBe('Kaiserstraße 12, 60311 Frankfurt am Main');
+  });
+});

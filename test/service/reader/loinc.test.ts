@@ -173,3 +173,19 @@ describe('serology and infection tests', () => {
     expect(code('Rheumatoid Factor', 'IU/mL')).toBe('11572-5');
   });
 });
+
+describe("OCR's look-alikes in names and units", () => {
+  it('reads an l taken for a 1 or an o for a 0 in a name back, on a scan only', () => {
+    expect(matchLoinc('HbAlc', { ocr: true }).matches[0]?.loinc_code).toBe('4548-4');
+    expect(matchLoinc('C02', { ocr: true }).matches[0]?.loinc_code).toBe('2028-9');
+    expect(matchLoinc('HbAlc').matches.map((m) => m.loinc_code)).not.toContain('4548-4');
+  });
+
+  it('reads the µ of µIU taken for a p, a caret taken for a quote or a degree sign, and a leading slash taken for an I', () => {
+    expect(matchLoinc('TSH basal', { units: 'piu/mi', ocr: true }).unitCorrected).toBe('uIU/mL');
+    expect(matchLoinc('Free T4', { units: 'pmol/L', ocr: true }).unitCorrected).toBeUndefined();
+    expect(matchLoinc('WBC', { units: 'x10°9/L', ocr: true }).unitCorrected).toBe('x10^9/L');
+    expect(matchLoinc('WBC', { units: 'x10"9/L', ocr: true }).unitCorrected).toBe('x10^9/L');
+    expect(matchLoinc('Leukozyten', { units: 'Inl', ocr: true }).unitCorrected).toBe('/nl');
+  });
+});

@@ -80,7 +80,7 @@ const STREET_START =
 const CITY_LINE = new RegExp(String.raw`^${CITY_STATE_ZIP}`, 'u');
 /** A German, Austrian or Swiss address: the street, then its number, then the postcode and town ("Kaiserstraße 12 · 60311 Frankfurt am Main"). */
 const EU_ONE_LINE =
-  /(?<![\p{L}\p{N}])\p{Lu}[\p{L}.'-]*(?:\s[\p{L}.'-]+){0,2}?(?:stra(?:ß|ss)e|str\.|weg|platz|allee|ring|gasse|damm|ufer|chaussee|markt|graben)\s+\d{1,4}[a-z]?\s*[,·•|]\s*(?:[ADCH]-)?\d{4,5}\s+\p{Lu}[\p{L}.'-]*(?:\s(?:am|an|der|im|bei|ob|\p{Lu}[\p{L}.'-]*)){0,3}/u;
+  /(?<![\p{L}\p{N}])\p{Lu}[\p{L}.'-]*(?:\s[\p{L}.'-]+){0,2}?(?:stra(?:ß|ss|B|R)e|str\.|weg|platz|allee|ring|gasse|damm|ufer|chaussee|markt|graben)\s+\d{1,4}[a-z]?\s*[,·•|–-]\s*(?:[ADCH]-)?\d{4,5}\s+\p{Lu}[\p{L}.'-]*(?:\s(?:am|an|der|im|bei|ob|\p{Lu}[\p{L}.'-]*)){0,3}/u;
 const STREET_LINE = /^\d{1,6}[A-Z]?(?:-\d{1,4})?\s+\p{L}[\p{L}\p{N}.'#&,/ -]{2,60}$/u;
 const SUITE_LINE = /^(?:suite|ste\.?|unit|floor|fl\.?|bldg\.?|building|room|#)\s*[\p{L}\p{N}-]+$/iu;
 
@@ -99,7 +99,9 @@ function candidates(rows: Row[]): Candidate[] {
     for (const cell of row.cells) {
       const eu = EU_ONE_LINE.exec(cell.text);
       if (eu) {
-        out.push({ address: tidy(eu[0]), row: i, cell });
+        // OCR reads the ß of "straße" as a B or an R.
+        // A dash between the street and the postcode is a separator, as a dot is.
+        out.push({ address: tidy(eu[0].replace(/stra[BR]e\b/, 'straße').replace(/\s+[–-]\s+(?=(?:[ADCH]-)?\d{4,5}\s)/, ', ')), row: i, cell });
         continue;
       }
       const one = ONE_LINE.exec(cell.text);
