@@ -24,7 +24,8 @@ import { parseValueCell } from './values';
 /** Labels of the first cell of a header row, of a units row, of a range row and of a value row. */
 const HEADER_LABEL = /^(?:components?|tests?|analytes?|parameters?|lab(?:oratory)?(?: tests?)?|results?)$/i;
 const UNITS_LABEL = /^(?:units?|uom|unit of measure)$/i;
-const RANGE_LABEL = /^(?:ref(?:erence)?\.?\s*(?:range|interval)?|normal\s+(?:range|values?)|range|ref(?:erence)?\.?\s+values?)$/i;
+// "Rel range": OCR's f and l look alike.
+const RANGE_LABEL = /^(?:re[fl](?:erence)?\.?\s*(?:range|interval)?|normal\s+(?:range|values?)|range|ref(?:erence)?\.?\s+values?)$/i;
 const VALUE_LABEL = /^(?:results?|values?|current|latest)$/i;
 const ACCESSION = /^(?:acc(?:ession)?\.?\s*(?:#|no\.?|number)?|specimen(?:\s+(?:#|id|no\.?))?)\s*:?\s*([A-Z0-9][A-Z0-9-]{3,})$/i;
 const PART_OF = /\s*\((?:\d+\s+of\s+\d+|cont(?:inued|'d|\.)?)\)\s*$/i;
@@ -132,13 +133,18 @@ export function readTransposed(rows: Row[]): TransposedRead {
 function headerOf(row: Row): Column[] | undefined {
   if (row.cells.length < 3 || !HEADER_LABEL.test(row.cells[0]!.text.trim())) return undefined;
   const cells = row.cells.slice(1);
+  // OCR runs short names together ("TBili", "AlkPhos"): on a scan a close match names an analyte too.
+  const ocr = row.cells[0]!.items[0]?.source === 'ocr';
   const named = cells.filter((c) => {
-    const m = matchLoinc(c.text);
-    return m.matches.length > 0 && m.method !== 'fuzzy';
+    const m = matchLoinc(nameOf(c));
+    return m.matches.length > 0 && (m.method !== 'fuzzy' || ocr);
   });
   if (named.length < NAMED_SHARE * cells.length) return undefined;
-  return cells.map((cell) => ({ name: cell.text.trim(), cell, x: cell.x }));
+  return cells.map((cell) => ({ name: nameOf(cell), cell, x: cell.x }));
 }
+
+/** A header cell's name, without what OCR made of a rule or a quote beside it ("| Glucose", '"AlkPhos'). */
+const nameOf = (cell: Cell) => cell.text.trim().replace(/^[^\p{L}\p{N}(]+/u, '');
 
 /** Each column's cell in a row under the header: the cell starting nearest the column's start. */
 function cellsOf(row: Row, columns: Column[]): (Cell | undefined)[] {

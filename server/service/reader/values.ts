@@ -66,7 +66,7 @@ export function normalizeComparators(text: string): string {
 
 const NUMBER = String.raw`-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|-?\.\d+`;
 const NUMERIC_VALUE = new RegExp(String.raw`^(?:<=|>=|<|>)?(?:${NUMBER})$`);
-const GLUED_FLAG = new RegExp(String.raw`^((?:<=|>=|<|>)?(?:${NUMBER})|[1-4]\+)(HH|LL|H|L|A)$`);
+const GLUED_FLAG = new RegExp(String.raw`^((?:<=|>=|<|>)?(?:${NUMBER})|[1-4]\+)(HH|LL|H|L|A|\((?:HH|LL|H|L|A)\))$`);
 /** A flag printed before the value, glued to it ("H5.73"; "L 5.8" is the same with a space). */
 const FLAG_GLUED_BEFORE = new RegExp(String.raw`^(HH|LL|H|L)((?:<=|>=|<|>)?(?:${NUMBER}))$`);
 const RATIO_VALUE = /^\d+(?:\.\d+)?:\d+(?:\.\d+)?$/;

@@ -46,3 +46,25 @@ describe('a flowsheet (a table on its side)', () => {
     expect(readTransposed(prose).results).toEqual([]);
   });
 });
+
+describe('a flowsheet read by OCR', () => {
+  const scanned = page(
+    table(100, [
+      [[34, 'Component'], [138, '| T Bili'], [195, '"AlkPhos'], [252, 'AST'], [309, 'ALT']],
+      [[34, 'Units'], [138, 'mg/dL'], [195, 'U/L'], [252, 'U/L'], [309, 'U/L']],
+      [[34, 'Rel range'], [138, '0.1-1.2'], [195, '40-129'], [252, '10-40'], [309, '7-56']],
+      [[34, '02/19/2024 08:45'], [138, '0.7'], [195, '131(H)'], [252, '13'], [309, '43']],
+    ]),
+    1,
+    { confidence: 90 },
+  );
+
+  it('reads names run together or with a rule beside them, a range row OCR spelled "Rel", and a flag glued to the value', () => {
+    expect(readTransposed(scanned).results.map((r) => [r.testName, r.value.value, r.flag ?? '', r.rangeText])).toEqual([
+      ['T Bili', '0.7', '', '0.1-1.2'],
+      ['AlkPhos', '131', '(H)', '40-129'],
+      ['AST', '13', '', '10-40'],
+      ['ALT', '43', '', '7-56'],
+    ]);
+  });
+});
