@@ -10,6 +10,8 @@
  * dust that happens to be is erased as the dust it is.
  */
 
+/** More small marks than this on a page: a halftone or texture, left alone. */
+const MAX_MARKS = 30_000;
 /** Fewer marks than this in a run stay (an ellipsis, "1..3"). */
 const MIN_RUN = 5;
 /** A mark's height is at most this share of the page's letter height. */
@@ -65,6 +67,8 @@ export function eraseLeaders(grey: Uint8Array, width: number, blots: Int32Array,
     if (!dash && w > 1.6 * h) continue;
     marks.push({ blot: b, cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, height: h, dash });
   }
+  // A page of tens of thousands of small marks is a halftone or a photo's texture, not leaders.
+  if (marks.length > MAX_MARKS) return [];
   marks.sort((a, b) => a.cx - b.cx);
   const grid = new BlotGrid(blots, count, letter);
 
@@ -103,22 +107,21 @@ export function eraseLeaders(grey: Uint8Array, width: number, blots: Int32Array,
   done.push(...open);
 
   // Letter-sized blots: nothing of a leader lies across one.
-  const letters: number[] = [];
-  for (let b = 0; b < count; b++) if (blots[6 * b + 5]! - blots[6 * b + 3]! + 1 > MAX_HEIGHT * letter) letters.push(b);
-  const letterBetween = (x0: number, x1: number, y0: number, y1: number) =>
-    letters.some((b) => {
-      const cx = (blots[6 * b + 2]! + blots[6 * b + 4]!) / 2;
-      return cx > x0 && cx < x1 && blots[6 * b + 3]! <= y1 && blots[6 * b + 5]! >= y0;
-    });
+  const letterBetween = (x0: number, x1: number, y0: number, y1: number) => grid.letterWithin(x0, x1, y0, y1, MAX_HEIGHT * letter);
   // A run broken by a lost or merged mark leaves pieces: a piece of two or more marks spaced as a
   // leader on the same level as a leader of the line, with no letter between them, is erased with
   // it (the bottom serifs of a broken typewriter "il" are two such marks, inside a word).
   const leaders = done.filter((run) => run.marks.length >= MIN_RUN);
+  // Leaders by line (a letter's height per line), so a piece is compared with its own line's only.
+  const lineOf = (y: number) => Math.round(y / letter);
+  const byLine = new Map<number, Run[]>();
+  for (const l of leaders) byLine.set(lineOf(level(l)), [...(byLine.get(lineOf(level(l))) ?? []), l]);
+  const near = (y: number) => [-1, 0, 1].flatMap((d) => byLine.get(lineOf(y) + d) ?? []);
   const pieces = done.filter(
     (run) =>
       run.marks.length >= 2 &&
       run.marks.length < MIN_RUN &&
-      leaders.some((l) => {
+      near(level(run)).some((l) => {
       const [x0, x1, y0, y1] = gapBetween(l, run, blots);
       return continues(l, run, letter) && !letterBetween(x0, x1, y0 - letter, y1);
     }),
@@ -126,9 +129,11 @@ export function eraseLeaders(grey: Uint8Array, width: number, blots: Int32Array,
   // Pieces of one leader become one band: the marks between them were too faint to count, and
   // the engine reads those as letters.
   const bands: LeaderBand[] = [];
+  const bandsByLine = new Map<number, LeaderBand[]>();
   for (const run of [...leaders, ...pieces].sort((a, b) => a.marks[0]!.cx - b.marks[0]!.cx)) {
     const box = boxOf(run, blots);
-    const joined = bands.find(
+    const line = lineOf(level(run));
+    const joined = [-1, 0, 1].flatMap((d) => bandsByLine.get(line + d) ?? []).find(
       (band) =>
         band.dash === run.marks[0]!.dash &&
         Math.abs((band.y0 + band.y1) / 2 - level(run)) <= MAX_DRIFT * letter &&
@@ -136,7 +141,11 @@ export function eraseLeaders(grey: Uint8Array, width: number, blots: Int32Array,
         !letterBetween(band.x1, box.x0, Math.min(band.y0, box.y0) - letter, Math.max(band.y1, box.y1)),
     );
     if (joined) Object.assign(joined, { x1: Math.max(joined.x1, box.x1), y0: Math.min(joined.y0, box.y0), y1: Math.max(joined.y1, box.y1) });
-    else bands.push({ ...box, dash: run.marks[0]!.dash });
+    else {
+      const band = { ...box, dash: run.marks[0]!.dash };
+      bands.push(band);
+      bandsByLine.set(line, [...(bandsByLine.get(line) ?? []), band]);
+    }
   }
   for (const { x0, y0, x1, y1 } of bands) {
     // The band, a pixel more each way: the marks, their anti-aliased rims and the faint marks
@@ -177,6 +186,20 @@ class BlotGrid {
 
   private box(b: number) {
     return [this.blots[6 * b + 2]!, this.blots[6 * b + 3]!, this.blots[6 * b + 4]!, this.blots[6 * b + 5]!] as const;
+  }
+
+  /** Whether a blot taller than `minHeight` is centred between x0 and x1 and reaches into y0..y1. */
+  letterWithin(x0: number, x1: number, y0: number, y1: number, minHeight: number): boolean {
+    for (let gy = Math.floor(y0 / this.size); gy <= Math.floor(y1 / this.size); gy++) {
+      for (let gx = Math.floor(x0 / this.size); gx <= Math.floor(x1 / this.size); gx++) {
+        for (const b of this.cells.get(gy * this.columns + gx) ?? []) {
+          const [bx0, by0, bx1, by1] = this.box(b);
+          const cx = (bx0 + bx1) / 2;
+          if (by1 - by0 + 1 > minHeight && cx > x0 && cx < x1 && by0 <= y1 && by1 >= y0) return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** No other blot between the two marks, from a letter's height above them to a third below. */

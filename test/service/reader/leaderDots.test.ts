@@ -75,6 +75,22 @@ describe('leader dots before OCR', () => {
   });
 });
 
+describe('a page of dots', () => {
+  it('leaves a halftone (tens of thousands of dots in rows) as it is', async () => {
+    const canvas = createCanvas(W, H);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, W, H);
+    ctx.fillStyle = '#000';
+    ctx.font = SANS;
+    for (let i = 0; i < 20; i++) ctx.fillText('Sodium 138 mmol/L', 100, 100 + 50 * i);
+    for (let y = 1200; y < H; y += 12) for (let x = 0; x < W; x += 12) ctx.fillRect(x, y, 4, 4);
+    const out = await prepareForOcr(canvas, new OcrBudget(), 1);
+    expect(out.leaders).toEqual([]);
+    expect(out.grey![1201 * W + 1]).toBeLessThan(128);
+  });
+});
+
 describe('leader dots after OCR', () => {
   const item = (text: string, x: number, width: number): TextItem => ({ text, x, y: 120, baseline: 150, width, height: 40, page: 1, source: 'ocr', confidence: 90 });
   const size = { width: 2550, height: 3300 };
