@@ -11,7 +11,7 @@
  */
 
 /** More small marks than this on a page: a halftone or texture, left alone. */
-const MAX_MARKS = 30_000;
+const MAX_MARKS = 15_000;
 /** Fewer marks than this in a run stay (an ellipsis, "1..3"). */
 const MIN_RUN = 5;
 /** A mark's height is at most this share of the page's letter height. */
