@@ -14,8 +14,13 @@ import type { PageText } from './types';
 const COMMA_DECIMAL = /(?<![\d.,])\d+,\d{1,2}(?![\d,])/g;
 /** A number with a decimal point, not part of a date (12.01.2024) or a dotted version (4.5.35). */
 const POINT_DECIMAL = /(?<![\d.,])\d+\.\d{1,2}(?![\d.,])/g;
-/** Numbers standing alone in an item: nothing but a comparator, a sign or a dash around them. */
-const STANDALONE = /(?<![\w/.,])([<>≤≥]?=?\s?-?\d+),(\d+)(?![\w,.])/g;
+/**
+ * Numbers standing alone in an item, with one or two decimals: "4,2", "<5,0", "0,60-1,20". Three
+ * digits after a comma ("4,200") are a US thousands group, never rewritten.
+ */
+const STANDALONE = /(?<![\w/.,])([<>≤≥]?=?\s?-?\d+),(\d{1,2})(?![\w,.\d])/g;
+/** In a decimal-comma report a point groups thousands: "1.250" is 1250 (a date has two digits between its points). */
+const POINT_THOUSANDS = /(?<![\w/.,])(\d{1,3})\.(\d{3})(?![\w,.\d])/g;
 
 /** How many numbers with a comma decide the document (a lone "3,5" in an address decides nothing). */
 const MIN_COMMAS = 3;
@@ -34,7 +39,7 @@ export function withDecimalPoints(pages: PageText[]): PageText[] {
   const ocr = pages.some((p) => p.source === 'ocr');
   if (commas < MIN_COMMAS || points * (ocr ? 1 : 4) > commas) return pages;
   const rewrite = <T extends { text: string }>(item: T): T => {
-    const text = item.text.replace(STANDALONE, '$1.$2');
+    const text = item.text.replace(POINT_THOUSANDS, '$1$2').replace(STANDALONE, '$1.$2');
     return text === item.text ? item : { ...item, text };
   };
   return pages.map((page) => ({ ...page, items: page.items.map(rewrite) }));

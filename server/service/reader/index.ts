@@ -96,6 +96,7 @@ async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | 
   const transposed = readTransposed(table.otherRows);
   table.results.push(...transposed.results);
   table.newestCollection ??= transposed.newestCollection;
+  table.unreadRows += transposed.unreadRows;
   // Results exported as "Component: / Value: / Units:" blocks (EHR exports), outside the tables.
   const blocks = readKeyValueBlocks(table.otherRows.filter((row) => !transposed.used.has(row)));
   table.results.push(...blocks.results);

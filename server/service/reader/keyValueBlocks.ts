@@ -1,7 +1,7 @@
 import { decimalRestored, minConfidence } from './rows';
 import type { RawResult } from './tableReader';
 import type { Cell, ResultReviewCode, ReviewReason, Row } from './types';
-import { flagKind, parseValueCell } from './values';
+import { flagKind, parseValueCell, SIGN_FLAG } from './values';
 
 /**
  * Results exported from an EHR as key–value blocks, one line per field:
@@ -99,7 +99,8 @@ function toResult(name: string, fields: Partial<Record<Key, { text: string; row:
     problems,
     source: fields.value!.row.cells[0]?.items[0]?.source ?? 'text',
   };
-  const printedFlag = fields.flag?.text;
+  // A dash after the flag key is "no flag", not low (see SIGN_FLAG).
+  const printedFlag = fields.flag?.text && !SIGN_FLAG.test(fields.flag.text.trim()) ? fields.flag.text : undefined;
   if (printedFlag && flagKind(printedFlag) === undefined) {
     problems.push({ code: 'conflicting_columns', message: `"${printedFlag}" after the flag key is not a flag.` });
   } else if (printedFlag && value.flag && flagKind(printedFlag) !== flagKind(value.flag)) {

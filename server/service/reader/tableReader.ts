@@ -3,7 +3,7 @@ import { similarWords } from './fuzzy';
 import { matchLoinc } from './loinc';
 import { decimalRestored, minConfidence } from './rows';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
-import { flagKind, isDotNoise, isLeader, isMarksOnly, LEADER_RUN, parseRange, parseValueCell, type ValueCell } from './values';
+import { flagKind, isDotNoise, isLeader, isMarksOnly, LEADER_RUN, parseRange, parseValueCell, SIGN_FLAG, type ValueCell } from './values';
 
 /**
  * Reads result tables out of rows, the way US reports print them:
@@ -65,6 +65,9 @@ export interface TableRead {
   newestCollection?: { date: string; accession?: string };
 }
 
+/** A German table header (Untersuchung / Ergebnis / Einheit / Referenzbereich). */
+const GERMAN_HEADER = /\b(?:untersuchung|ergebnis|einheit|referenzbereich|normbereich)\b/i;
+
 /** Tolerance, in em, for an item starting a little left of its column's header. */
 const COLUMN_TOLERANCE_EM = 1.0;
 /** A wrapped name line sits at most this many em below its first line. */
@@ -75,6 +78,8 @@ export function readTables(pages: Row[][]): TableRead {
   const rows = pages.flatMap(sideBySideInReadingOrder);
   const out: TableRead = { results: [], headerFound: false, otherRows: [], unreadRows: 0 };
   let layout: Column[] | undefined;
+  /** The table's header is German: "+" and "-" beside a value are its flags. */
+  let signFlags = false;
   /** False right after a page break until the page's own header (if any) is seen. */
   let layoutConfirmed = false;
   let panel: string | undefined;
@@ -91,6 +96,7 @@ export function readTables(pages: Row[][]): TableRead {
     const header = headerColumns(row);
     if (header) {
       layout = header;
+      signFlags = GERMAN_HEADER.test(row.text);
       layoutConfirmed = true;
       out.headerFound = true;
       last = undefined;
@@ -149,7 +155,7 @@ export function readTables(pages: Row[][]): TableRead {
       continue;
     }
 
-    const result = readResultRow(row, cols, valueRoles, name, panel);
+    const result = readResultRow(row, cols, valueRoles, name, panel, signFlags);
     // A row whose value is not a value and whose name is not a test is prose that happens to
     // reach the value column (comments, disclaimers); on an unconfirmed page it is more likely
     // the letterhead of a page that did not repeat the table header.
@@ -325,8 +331,11 @@ function collectionDates(row: Row): Map<Cell, number> {
 
 /** Milliseconds into the day of the first "hh:mm" in `text` (0 when there is none). */
 export const timeOfDay = (text: string) => {
-  const m = /(\d{1,2}):(\d{2})/.exec(text);
-  return m ? (Number(m[1]) * 60 + Number(m[2])) * 60_000 : 0;
+  const m = /(\d{1,2}):(\d{2})(?::\d{2})?\s*([ap])?\.?m?\b/i.exec(text);
+  if (!m) return 0;
+  // 12-hour clocks: 12:30 AM is half past midnight, 1:05 PM is 13:05.
+  const hours = (Number(m[1]) % (m[3] ? 12 : 24)) + (m[3]?.toLowerCase() === 'p' ? 12 : 0);
+  return (hours * 60 + Number(m[2])) * 60_000;
 };
 
 type Assigned = Partial<Record<ColumnRole, TextItem[]>>;
@@ -350,18 +359,26 @@ const text = (items: TextItem[] | undefined) => (items ?? []).map((i) => i.text)
 // Result rows
 // ---------------------------------------------------------------------------------------------
 
-function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRange' | 'outRange')[], name: string, panel: string | undefined): RawResult {
+function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRange' | 'outRange')[], name: string, panel: string | undefined, signFlags = false): RawResult {
   const problems: ReviewReason<ResultReviewCode>[] = [];
   const problem = (code: ResultReviewCode, message: string) => problems.push({ code, message });
   if (valueRoles.length > 1) problem('conflicting_columns', `There are values in both the ${valueRoles.join(' and ')} columns.`);
   // Out-of-range wins when both are filled: the safer reading, and a reviewer is asked anyway.
   const column = valueRoles.includes('outRange') ? 'outRange' : valueRoles[0]!;
   const value = parseValueCell(text(cols[column]));
+  // A German table's "+"/"-" beside the value is its flag (see SIGN_FLAG).
+  if (signFlags && value.trailing && SIGN_FLAG.test(value.trailing) && !value.flag) {
+    value.flag = value.trailing;
+    delete value.trailing;
+  }
   let flag = value.flag;
-  // A status column holds the lab's H/L where there is no flag column; "Final" or "Corrected" is no flag.
+  // A status column holds the lab's H/L where there is no flag column; "Final", "Corrected" (C) or
+  // "Amended" (A) is no flag.
   const status = text(cols.status);
-  // A dash alone in a flag column is the placeholder of "no flag".
-  const flagColumn = (text(cols.flag) || (status && flagKind(status) ? status : '')).replace(/^[-–—]$/, '');
+  const statusFlag = /^(?:HH|LL|H|L)$/i.test(status) ? status : '';
+  // A dash alone in a flag column is the placeholder of "no flag", except in a German table.
+  const printedFlag = text(cols.flag) || statusFlag;
+  const flagColumn = SIGN_FLAG.test(printedFlag) && !signFlags ? '' : printedFlag.replace(/^[–—]$/, '');
   if (flagColumn) {
     if (!flagKind(flagColumn)) problem('conflicting_columns', `"${flagColumn}" in the flag column is not a flag.`);
     else if (flag && flagKind(flag) !== flagKind(flagColumn)) problem('flag_inconsistent', `Two different flags were printed (${flag}, ${flagColumn}).`);
@@ -571,7 +588,7 @@ function readHeaderless(rows: Row[], boilerplate: Set<Row>, out: TableRead): Raw
     for (const c of rest) {
       if (c === valueCell) continue;
       const r = parseRange(c.text);
-      if (!result.flag && flagKind(c.text) && flagKind(c.text) !== 'N') result.flag = c.text;
+      if (!result.flag && flagKind(c.text) && flagKind(c.text) !== 'N' && !SIGN_FLAG.test(c.text)) result.flag = c.text;
       else if (r.min !== undefined || r.max !== undefined) {
         result.rangeText = c.text;
         if (r.units && !result.units) result.units = r.units;

@@ -30,12 +30,17 @@ const VALUE_LABEL = /^(?:results?|values?|current|latest)$/i;
 const ACCESSION = /^(?:acc(?:ession)?\.?\s*(?:#|no\.?|number)?|specimen(?:\s+(?:#|id|no\.?))?)\s*:?\s*([A-Z0-9][A-Z0-9-]{3,})$/i;
 const PART_OF = /\s*\((?:\d+\s+of\s+\d+|cont(?:inued|'d|\.)?)\)\s*$/i;
 
+/** Tolerance, in em, for a value starting a little left of its column's header (as in tableReader). */
+const COLUMN_TOLERANCE_EM = 1.0;
+
 /** Share of a header row's cells (label aside) that must name an analyte. */
 const NAMED_SHARE = 0.6;
 
 export interface TransposedRead {
   results: RawResult[];
   used: Set<Row>;
+  /** Rows under a flowsheet's header holding values that could not be placed (no readable date). */
+  unreadRows: number;
   newestCollection?: { date: string; accession?: string };
 }
 
@@ -53,7 +58,7 @@ interface Collection {
 }
 
 export function readTransposed(rows: Row[]): TransposedRead {
-  const out: TransposedRead = { results: [], used: new Set() };
+  const out: TransposedRead = { results: [], used: new Set(), unreadRows: 0 };
   let newest: Collection | undefined;
   for (let i = 0; i < rows.length; i++) {
     const columns = headerOf(rows[i]!);
@@ -85,7 +90,16 @@ export function readTransposed(rows: Row[]): TransposedRead {
       else if (RANGE_LABEL.test(label)) ranges = cells;
       else {
         const date = readPrintedDate(label);
-        if (!date && !VALUE_LABEL.test(label)) break;
+        if (!date && !VALUE_LABEL.test(label)) {
+          // Values under the columns with a label that is no date (OCR garbled it): a collection
+          // that cannot be placed, perhaps the newest. A person reads it.
+          if (collections.length && cells.filter(Boolean).length >= columns.length / 2) {
+            out.unreadRows++;
+            out.used.add(row);
+            continue;
+          }
+          break;
+        }
         collections.push({ row, date: date ? label : undefined, instant: date ? Date.UTC(date.year, date.month - 1, date.day) + timeOfDay(date.rest) : Infinity });
       }
       out.used.add(row);
@@ -96,6 +110,7 @@ export function readTransposed(rows: Row[]): TransposedRead {
     const current = collections.reduce((a, b) => (b.instant > a.instant ? b : a));
     if (!newest || current.instant > newest.instant) newest = current;
     const values = cellsOf(current.row, columns);
+    const clashes = clashingColumns(current.row, columns);
     columns.forEach((column, k) => {
       const cell = values[k];
       if (!cell) return;
@@ -116,6 +131,7 @@ export function readTransposed(rows: Row[]): TransposedRead {
       if (range) result.rangeText = range;
       if (panel) result.panel = panel;
       if (value.problem) result.problems.push({ code: 'unparseable_value', message: `The value cell could not be read cleanly: ${value.problem}.` });
+      if (clashes.has(k)) result.problems.push({ code: 'conflicting_columns', message: `Two values fall under ${column.name}'s column: check which is its result.` });
       const valueCells = [cell, units[k], ranges[k]].filter((c): c is Cell => !!c);
       const vc = minConfidence(valueCells);
       const nc = minConfidence([column.cell]);
@@ -146,14 +162,35 @@ function headerOf(row: Row): Column[] | undefined {
 /** A header cell's name, without what OCR made of a rule or a quote beside it ("| Glucose", '"AlkPhos'). */
 const nameOf = (cell: Cell) => cell.text.trim().replace(/^[^\p{L}\p{N}(]+/u, '');
 
-/** Each column's cell in a row under the header: the cell starting nearest the column's start. */
+/**
+ * Each column's cell in a row under the header: a column runs from its header's start (less a
+ * little, for a number printed left of it) to the next column's, as a table's columns do.
+ */
 function cellsOf(row: Row, columns: Column[]): (Cell | undefined)[] {
   const out: (Cell | undefined)[] = columns.map(() => undefined);
-  const pitch = Math.min(...columns.slice(1).map((c, k) => c.x - columns[k]!.x));
   for (const cell of row.cells.slice(1)) {
-    let best = -1;
-    for (let k = 0; k < columns.length; k++) if (best < 0 || Math.abs(cell.x - columns[k]!.x) < Math.abs(cell.x - columns[best]!.x)) best = k;
-    if (best >= 0 && Math.abs(cell.x - columns[best]!.x) <= pitch / 2 && !out[best]) out[best] = cell;
+    const k = columnOf(cell, row, columns);
+    if (k >= 0) out[k] ??= cell;
   }
   return out;
+}
+
+/** Columns under which a row has two cells: the cells cannot both be that analyte's result. */
+function clashingColumns(row: Row, columns: Column[]): Set<number> {
+  const seen = new Set<number>();
+  const clashes = new Set<number>();
+  for (const cell of row.cells.slice(1)) {
+    const k = columnOf(cell, row, columns);
+    if (k < 0) continue;
+    if (seen.has(k)) clashes.add(k);
+    seen.add(k);
+  }
+  return clashes;
+}
+
+function columnOf(cell: Cell, row: Row, columns: Column[]): number {
+  const tolerance = COLUMN_TOLERANCE_EM * row.height;
+  let k = -1;
+  for (let i = 0; i < columns.length; i++) if (columns[i]!.x - tolerance <= cell.x) k = i;
+  return k;
 }

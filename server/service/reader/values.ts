@@ -19,10 +19,21 @@ const FLAG_WORDS: Record<string, FlagKind> = {
   n: 'N', normal: 'N',
   // A star alone marks a result abnormal without saying which way ("Positive *").
   '*': 'A',
-  // German and analyser printouts: "+ = erhöht, - = erniedrigt, ++/-- = kritisch"; arrows.
+  // German and analyser printouts: "+ = erhöht, - = erniedrigt, ++/-- = kritisch" (read as flags
+  // only where the table says so: see SIGN_FLAG); arrows.
   '+': 'H', '++': 'HH', '-': 'L', '--': 'LL',
   '↑': 'H', '↑↑': 'HH', '↓': 'L', '↓↓': 'LL',
 };
+
+/**
+ * "+", "-", "++", "--": flags in a German report's table, but elsewhere a dipstick's "1 +" split by
+ * OCR, a minus sign, or the dash a flag column prints for "no flag". Read as flags only in a table
+ * whose header is German (tableReader.ts), never from a value cell's words alone.
+ */
+export const SIGN_FLAG = /^(?:\+{1,2}|-{1,2})$/;
+
+/** A flag word or letter that is not a sign (see SIGN_FLAG). */
+const isWordFlag = (t: string) => !SIGN_FLAG.test(t) && !!flagKind(t) && flagKind(t) !== 'N';
 
 /** `H`, `High`, `(H)`, `LL`... -> its meaning; undefined when the token is not a flag. */
 export function flagKind(token: string): FlagKind | undefined {
@@ -128,17 +139,17 @@ export function parseValueCell(raw: string): ValueCell {
     const flags: string[] = [];
     const rest: string[] = [];
     for (const t of [...before, ...after]) {
-      if (flagKind(t) && flagKind(t) !== 'N') flags.push(t);
+      if (isWordFlag(t)) flags.push(t);
       else rest.push(t);
     }
     const kind: ValueCell['kind'] = RATIO_VALUE.test(numberToken) ? 'ratio' : /^[<>]/.test(numberToken) ? 'censored' : 'numeric';
     const cell: ValueCell = { value: numberToken, kind };
     if (flags.length) cell.flag = flags.join(' ');
     if (flags.length > 1) cell.problem = `more than one flag (${flags.join(', ')})`;
-    const wordsBefore = before.filter((t) => !flagKind(t));
+    const wordsBefore = before.filter((t) => SIGN_FLAG.test(t) || !flagKind(t));
     if (wordsBefore.length) cell.problem = `text before the number (${wordsBefore.join(' ')})`;
     if (rest.some((t) => NUMERIC_VALUE.test(t))) cell.problem = 'more than one number in the value cell';
-    const trailing = after.filter((t) => !flagKind(t) || flagKind(t) === 'N').join(' ');
+    const trailing = after.filter((t) => !isWordFlag(t)).join(' ');
     if (trailing) cell.trailing = trailing;
     return cell;
   }
@@ -148,8 +159,8 @@ export function parseValueCell(raw: string): ValueCell {
   let flag: string | undefined;
   // A lone word stays the value even when it could be a flag ("Abnormal" as a result).
   const last = words[words.length - 1]!;
-  if (words.length >= 2 && flagKind(last) && flagKind(last) !== 'N') flag = words.pop();
-  else if (words.length >= 2 && flagKind(words[0]!) && !QUALITATIVE.has(words[0]!.toLowerCase())) flag = words.shift();
+  if (words.length >= 2 && isWordFlag(last)) flag = words.pop();
+  else if (words.length >= 2 && isWordFlag(words[0]!) && !QUALITATIVE.has(words[0]!.toLowerCase())) flag = words.shift();
   const value = words.join(' ');
   const cell: ValueCell = { value, kind: isKnownQualitative(value) ? 'qualitative' : 'unparseable' };
   if (flag) cell.flag = flag;

@@ -125,3 +125,17 @@ describe('a German report read by OCR', () => {
     expect(metadata.lab_address).toBe('Kaiserstraße 12, 60311 Frankfurt am Main');
   });
 });
+
+describe('decimal commas and thousands', () => {
+  const item = (text: string, source: 'text' | 'ocr'): TextItem => ({ text, x: 0, y: 0, baseline: 0, width: 10, height: 9, page: 1, source });
+  const rewrite = (texts: string[], source: 'text' | 'ocr') =>
+    withDecimalPoints([{ page: 1, width: 595, height: 842, source, items: texts.map((t) => item(t, source)) }])[0]!.items.map((i) => i.text);
+
+  it("never takes a US thousands group for decimals, on a scan whose points OCR read as commas", () => {
+    expect(rewrite(['0,92', '4,1', '3.5-5,1', '4,200', '1,500-7,800', '1,250'], 'ocr')).toEqual(['0.92', '4.1', '3.5-5.1', '4,200', '1,500-7,800', '1,250']);
+  });
+
+  it('reads a point in a decimal-comma report as a thousands separator', () => {
+    expect(rewrite(['4,2', '3,5 - 5,1', '0,66', 'Thrombozyten 1.250', '12.01.2024'], 'text')).toEqual(['4.2', '3.5 - 5.1', '0.66', 'Thrombozyten 1250', '12.01.2024']);
+  });
+});
