@@ -170,9 +170,11 @@ class BlotGrid {
     this.size = Math.max(4, Math.round(size));
     this.columns = 1 << 16;
     for (let b = 0; b < count; b++) {
-      // A pixel or two of grain between two dots changes nothing.
+      // A pixel or two of grain between two dots changes nothing; a page's frame or a table's
+      // grid (one blot, its box the whole table) is no ink between two marks, and would fill every cell.
       if (blots[6 * b + 1]! < 3) continue;
       const [x0, y0, x1, y1] = this.box(b);
+      if (y1 - y0 > 3 * this.size || x1 - x0 > 6 * this.size) continue;
       for (let gy = Math.floor(y0 / this.size); gy <= Math.floor(y1 / this.size); gy++) {
         for (let gx = Math.floor(x0 / this.size); gx <= Math.floor(x1 / this.size); gx++) {
           const key = gy * this.columns + gx;

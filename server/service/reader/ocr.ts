@@ -209,25 +209,53 @@ export function withLeaders(items: TextItem[], bands: LeaderBand[], size: { widt
   // Boxes are in the engine's frame: turned about the page's centre by the angle it straightened by.
   const [cx, cy, cos, sin] = [size.width / 2, size.height / 2, Math.cos(radians), Math.sin(radians)];
   const turn = (x: number, y: number) => [cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos] as const;
-  let out = items;
+  // Words by baseline, so each leader looks only at the words near its own line.
+  const sorted = [...items].sort((a, b) => a.baseline - b.baseline);
+  const reach = Math.max(0, ...items.map((i) => i.height));
+  const near = (baseline: number) => {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]!.baseline < baseline - reach) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: TextItem[] = [];
+    for (let k = lo; k < sorted.length && sorted[k]!.baseline <= baseline + reach; k++) out.push(sorted[k]!);
+    return out;
+  };
+  const dropped = new Set<TextItem>();
+  const rewritten = new Map<TextItem, TextItem>();
+  const leaders: TextItem[] = [];
   for (const band of bands) {
     const [x0, y0] = turn(band.x0, band.y1);
     const [x1, y1] = turn(band.x1, band.y1);
     const baseline = (y0 + y1) / 2;
+    const candidates = near(baseline);
     // The line the leader sits on: the word whose baseline is nearest, within half its height.
     let line: TextItem | undefined;
-    for (const item of out) {
+    for (const item of candidates) {
       const d = Math.abs(item.baseline - baseline);
       if (d <= item.height / 2 && (!line || d < Math.abs(line.baseline - baseline))) line = item;
     }
     if (!line) continue;
     const onLine = line;
+    const sameLine = (item: TextItem) => Math.abs(item.baseline - onLine.baseline) <= onLine.height / 2;
     const centre = (item: TextItem) => item.x + item.width / 2;
-    // Inside: centred within the leader, or marks only ("--", ":") touching its ends.
-    const inside = (item: TextItem) =>
-      Math.abs(item.baseline - onLine.baseline) <= onLine.height / 2 &&
-      ((centre(item) > x0 && centre(item) < x1) || (/^[-—–=~_.·…«»,'"`:;|]+$/.test(item.text) && item.x + item.width > x0 - onLine.height / 2 && item.x < x1 + onLine.height / 3));
-    const leader: TextItem = {
+    for (const item of candidates) {
+      if (!sameLine(item)) continue;
+      // Inside: centred within the leader, or marks only ("--", ":") touching its ends.
+      const inside = (centre(item) > x0 && centre(item) < x1) || (/^[-—–=~_.·…«»,'"`:;|]+$/.test(item.text) && item.x + item.width > x0 - onLine.height / 2 && item.x < x1 + onLine.height / 3);
+      if (inside) dropped.add(item);
+      // The leader's last dots, read glued to the value after it ("..3.9"), are the leader's too.
+      // Where what is left has no point ("..85"), one of the dots may have been the value's own
+      // (".85"): the engine's reading is then in doubt.
+      else if (item.x >= x0 && item.x <= x1 + onLine.height && /^[.,·]{2,}\d/.test(item.text)) {
+        const text = item.text.replace(/^[.,·]+/, '');
+        rewritten.set(item, { ...item, text, ...(/[.,]/.test(text) ? {} : { confidence: Math.min(item.confidence ?? 100, 50) }) });
+      }
+    }
+    leaders.push({
       text: band.dash ? '- - - - -' : '..........',
       x: x0,
       y: onLine.baseline - onLine.height * 0.8,
@@ -237,11 +265,8 @@ export function withLeaders(items: TextItem[], bands: LeaderBand[], size: { widt
       page: onLine.page,
       source: 'ocr',
       confidence: 100,
-    };
-    // The leader's last dots, read glued to the value after it ("..3.9"), are the leader's too.
-    const glued = (item: TextItem) => Math.abs(item.baseline - onLine.baseline) <= onLine.height / 2 && item.x >= x0 && item.x <= x1 + onLine.height;
-    out = out.filter((item) => !inside(item)).map((item) => (glued(item) && /^[.,·]{2,}\d/.test(item.text) ? { ...item, text: item.text.replace(/^[.,·]+/, '') } : item));
-    out.push(leader);
+    });
   }
-  return out.sort((a, b) => a.baseline - b.baseline || a.x - b.x);
+  const out = items.filter((item) => !dropped.has(item)).map((item) => rewritten.get(item) ?? item);
+  return [...out, ...leaders].sort((a, b) => a.baseline - b.baseline || a.x - b.x);
 }

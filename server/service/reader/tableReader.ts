@@ -149,8 +149,7 @@ export function readTables(pages: Row[][]): TableRead {
       // Data in a value column without a test name is a result that could not be read; a
       // labelled line ("Patient Name: ...") reaching into the columns is letterhead.
       // Words alone there ("H/L = outside range  HH/LL = critical") are a legend.
-      const data = (Object.keys(cols) as ColumnRole[]).some((role) => role !== 'name' && /\d/.test(text(cols[role])));
-      if ((valueRoles.length || hasOther) && data && !isLabel(name)) out.unreadRows++;
+      if ((valueRoles.length || hasOther) && !isLegend(row.text) && !isLabel(name)) out.unreadRows++;
       out.otherRows.push(row);
       continue;
     }
@@ -162,8 +161,8 @@ export function readTables(pages: Row[][]): TableRead {
     const knownName = matchLoinc(name).matches.length > 0;
     if ((result.value.kind === 'unparseable' && !knownName) || (!layoutConfirmed && !knownName)) {
       // Words reaching into the value column ("H/L = outside range", "Reviewed by: ____") are a
-      // legend or a form line; only a row with a number where the value goes held a result.
-      if (valueRoles.some((r) => /\d/.test(text(cols[r])))) out.unreadRows++;
+      // legend or a form line; anything else there may be a result whose name was lost.
+      if (!isLegend(row.text)) out.unreadRows++;
       out.otherRows.push(row);
       continue;
     }
@@ -385,6 +384,10 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
     else flag ??= flagColumn;
   }
   const rangeCell = text(cols.range) || twoColumnRange(text(cols.rangeLow), text(cols.rangeHigh));
+  // On a scan, a bound alone in its two columns may be the other one lost: the range is in doubt.
+  if (!text(cols.range) && !!text(cols.rangeLow) !== !!text(cols.rangeHigh) && row.cells[0]?.items[0]?.source === 'ocr') {
+    problem('range_suspect', `Only one bound of the reference range was read (${text(cols.rangeLow) || text(cols.rangeHigh)}): check whether the other was printed.`);
+  }
   const range = rangeCell ? parseRange(rangeCell) : undefined;
   let units = text(cols.units) || undefined;
   if (!units && range?.units) units = range.units;
@@ -416,13 +419,22 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
 }
 
 /**
+ * A table's legend or form line, words that reach into the value columns without being a result:
+ * "H/L = outside range  HH/LL = critical", "Reviewed by: ______", "!! CRITICAL RESULT - NOTIFY PROVIDER !!".
+ */
+function isLegend(text: string): boolean {
+  return /=|_{3,}|!!|\boutside\s+(?:the\s+)?(?:reference\s+)?range\b|\b(?:reviewed|verified|signed)\s+by\b|\bnotify\b/i.test(text);
+}
+
+/**
  * A chart's axis: three or more numbers rising at an even step left to right and nothing else
  * (a unit after the last one at most): "0  100  200  300 fL".
  */
 function isAxis(row: Row): boolean {
   const words = row.cells.flatMap((c) => c.text.split(/\s+/)).filter(Boolean);
   if (/^[a-zµ/%]+$/i.test(words.at(-1) ?? '') && words.length > 1) words.pop();
-  if (words.length < 3 || !words.every((w) => /^\d+(?:\.\d+)?$/.test(w))) return false;
+  // Four ticks at least: a lost name's value, low and high bound ("2  4  6") are three numbers.
+  if (words.length < 4 || !words.every((w) => /^\d+(?:\.\d+)?$/.test(w))) return false;
   const n = words.map(Number);
   const step = n[1]! - n[0]!;
   return step > 0 && n.every((v, i) => i === 0 || Math.abs(v - n[i - 1]! - step) <= 0.5 * step);
@@ -434,7 +446,8 @@ function isAxis(row: Row): boolean {
  * (a)" keeps its "(a)".
  */
 export function withoutFootnoteMark(name: string): string {
-  const m = /\s*(?:\[\d{1,2}\]|\(\d\)|[a-e]|[†‡§¶#]+|\*{1,3}|[¹²³⁴⁵])$/u.exec(name);
+  // Not "#": in a CBC it says "absolute count" ("Neuts #").
+  const m = /\s*(?:\[\d{1,2}\]|\(\d\)|[a-e]|[†‡§¶]+|\*{1,3}|[¹²³⁴⁵])$/u.exec(name);
   if (!m || m.index === 0) return name;
   const exact = (n: string) => ['exact', 'unit', 'context', 'value'].includes(matchLoinc(n).method);
   const bare = name.slice(0, m.index);

@@ -103,6 +103,15 @@ describe('leader dots after OCR', () => {
     expect(out[2]).toMatchObject({ x: 380, width: 610, baseline: 150, height: 40 });
   });
 
+  it('doubts a value whose own decimal point may have been taken for a leader dot ("..85")', () => {
+    const items = [item('Albumin', 100, 150), item('..85', 1000, 50), item('Sodium', 100, 150), item('...1.2', 1000, 60)].map((i, k) => (k >= 2 ? { ...i, baseline: 300, y: 270 } : i));
+    const out = withLeaders(items, [{ x0: 380, y0: 140, x1: 990, y1: 148, dash: false }, { x0: 380, y0: 290, x1: 990, y1: 298, dash: false }], size, 0);
+    expect(out.filter((i) => /\d/.test(i.text)).map((i) => [i.text, i.confidence])).toEqual([
+      ['85', 50],
+      ['1.2', 90],
+    ]);
+  });
+
   it('finds the leader where the engine turned a skewed page straight', () => {
     // The engine turned the page by 0.02 rad about its centre: the band, drawn before, moves with it.
     const radians = 0.02;

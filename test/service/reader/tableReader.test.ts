@@ -344,3 +344,30 @@ describe("an analyser's printout (TEST | RESULT | UNITS | RANGE) with histograms
     expect(read.unreadRows).toBe(0);
   });
 });
+
+describe('signs as flags', () => {
+  const rows = (header: [number, string][], body: [number, string][][]) => page([[150, header], ...table(162, body)]);
+
+  it('reads "+" and "--" beside the value as high and critically low in a German table only', () => {
+    const german = readTables([rows([[52, 'Untersuchung'], [220, 'Ergebnis'], [286, 'Einheit'], [352, 'Referenzbereich']], [[[58, 'Kalium'], [244, '2.9'], [268, '--'], [286, 'mmol/l'], [352, '3.5 - 5.1']]])]);
+    expect(german.results.map((r) => [r.value.value, r.flag])).toEqual([['2.9', '--']]);
+    const english = readTables([rows([[52, 'Test'], [220, 'Result'], [286, 'Units'], [352, 'Range']], [[[58, 'Protein, Urine'], [244, '1'], [252, '+'], [286, 'mg/dL'], [352, '0-14']]])]);
+    expect(english.results.map((r) => r.flag)).toEqual([undefined]);
+  });
+
+  it('takes a dash in a flag column for "no flag"', () => {
+    const read = readTables([rows([[52, 'Test'], [220, 'Result'], [260, 'Flag'], [286, 'Units'], [352, 'Range']], [[[58, 'Sodium'], [220, '140'], [262, '-'], [286, 'mmol/L'], [352, '136-145']]])]);
+    expect(read.results.map((r) => [r.flag, r.problems])).toEqual([[undefined, []]]);
+  });
+
+  it('keeps "#" on a CBC absolute count, and counts a row of words whose name was lost as unread', () => {
+    const read = readTables([
+      rows([[40, 'Test'], [226, 'Result'], [310, 'Units'], [392, 'Range']], [
+        [[48, 'Neuts #'], [226, '4.2'], [310, 'K/uL'], [392, '1.4-7.0']],
+        [[48, 'Hcpatltls B sAg'], [226, 'Reactlve'], [392, 'Negative']],
+      ]),
+    ]);
+    expect(read.results.map((r) => r.testName)).toEqual(['Neuts #']);
+    expect(read.unreadRows).toBe(1);
+  });
+});

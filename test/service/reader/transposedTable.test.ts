@@ -68,3 +68,32 @@ describe('a flowsheet read by OCR', () => {
     ]);
   });
 });
+
+describe('flowsheet columns and collections', () => {
+  it('puts right-aligned values under the column they start in, and orders 12-hour times', () => {
+    const sheet = page(
+      table(100, [
+        [[34, 'Component'], [138, 'AST'], [238, 'ALT'], [338, 'Sodium'], [438, 'Potassium']],
+        [[34, '06/22/2024 11:22 AM'], [211, '25'], [311, '31'], [402, '140'], [506, '4.1']],
+        [[34, '06/22/2024 1:05 PM'], [211, '27'], [311, '33'], [402, '141'], [506, '4.3']],
+      ]),
+    );
+    expect(readTransposed(sheet).results.map((r) => [r.testName, r.value.value])).toEqual([
+      ['AST', '27'],
+      ['ALT', '33'],
+      ['Sodium', '141'],
+      ['Potassium', '4.3'],
+    ]);
+  });
+
+  it('counts a row of values whose date OCR garbled as unread, rather than taking an older one for the newest silently', () => {
+    const sheet = page(
+      table(100, [
+        [[34, 'Component'], [138, 'Glucose'], [238, 'BUN'], [338, 'Sodium']],
+        [[34, '11/21/2023 15:55'], [138, '99'], [238, '12'], [338, '139']],
+        [[34, 'O6/22/2O24 11:22'], [138, '320'], [238, '14'], [338, '141']],
+      ]),
+    );
+    expect(readTransposed(sheet).unreadRows).toBe(1);
+  });
+});

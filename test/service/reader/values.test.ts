@@ -174,3 +174,12 @@ describe('leaders as OCR reads them', () => {
     expect(['Coco', 'tree', 'mg/dL', 'a', '14'].some(isXHeightWord)).toBe(false);
   });
 });
+
+describe('signs beside a value are no flags in a value cell', () => {
+  it('keeps a split dipstick "1 +", a minus sign and a trailing dash from being read as high or low', () => {
+    expect(parseValueCell('1 +')).toMatchObject({ value: '1', trailing: '+' });
+    expect(parseValueCell('1 +').flag).toBeUndefined();
+    expect(parseValueCell('- 2.1').problem).toMatch(/text before the number/);
+    expect(parseValueCell('Negative -').flag).toBeUndefined();
+  });
+});
