@@ -14,6 +14,7 @@
  */
 
 import { GERMAN_NAMES } from './germanNames';
+import { SPANISH_NAMES } from './spanishNames';
 
 export interface UnitSpec {
   /** Spellings of one unit; the first is the canonical one the parser reports. */
@@ -47,8 +48,8 @@ export interface Analyte {
 }
 
 // Unit spellings shared by many analytes.
-const K_UL = ['x10E3/uL', '/nl', 'Thousand/uL', 'K/uL', '10^3/uL', '10*3/uL', 'x10^3/uL', 'x10(3)/uL', '10E3/uL', 'x10E9/L', '10^9/L', '10*9/L', 'x10^9/L', 'x10*9/L', 'x10(9)/L', '×10^9/L', '×10⁹/L', 'x 10^9/L', 'G/L'];
-const M_UL = ['x10E6/uL', '/pl', 'Million/uL', 'M/uL', '10^6/uL', '10*6/uL', 'x10^6/uL', 'x10(6)/uL', '10E6/uL', 'x10E12/L', '10^12/L', 'x10^12/L', 'x10*12/L', 'x10(12)/L', '×10^12/L', '×10¹²/L', 'x 10^12/L', 'T/L'];
+const K_UL = ['x10E3/uL', '/nl', 'miles/uL', 'miles/mm3', 'Thousand/uL', 'K/uL', '10^3/uL', '10*3/uL', 'x10^3/uL', 'x10(3)/uL', '10E3/uL', 'x10E9/L', '10^9/L', '10*9/L', 'x10^9/L', 'x10*9/L', 'x10(9)/L', '×10^9/L', '×10⁹/L', 'x 10^9/L', 'G/L'];
+const M_UL = ['x10E6/uL', '/pl', 'millones/uL', 'millones/mm3', 'Million/uL', 'M/uL', '10^6/uL', '10*6/uL', 'x10^6/uL', 'x10(6)/uL', '10E6/uL', 'x10E12/L', '10^12/L', 'x10^12/L', 'x10*12/L', 'x10(12)/L', '×10^12/L', '×10¹²/L', 'x 10^12/L', 'T/L'];
 const U_L = ['IU/L', 'U/L'];
 const MMOL = ['mmol/L', 'mEq/L'];
 const UG_DL = ['ug/dL', 'mcg/dL'];
@@ -230,9 +231,10 @@ const urine = group('urine', [
   ['14959-1', 'Microalbumin/Creatinine [Mass ratio] in Urine', 'Microalbumin/Creatinine Ratio', ['Albumin/Creatinine Ratio, Urine', 'Microalb/Creat Ratio', 'Albumin/Creatinine Ratio', 'ACR', 'Microalbumin/Creat Ratio'], [u(['mg/g', 'mg/g creat', 'mg/g{creat}'], [0, 10000], 0)]],
 ]);
 
-export const ANALYTES: readonly Analyte[] = [...chemistry, ...cbc, ...lipids, ...endocrine, ...nutrition, ...other, ...serology, ...infections, ...urine].map((a) =>
-  GERMAN_NAMES[a.code] ? { ...a, aliases: [...a.aliases, ...GERMAN_NAMES[a.code]!] } : a,
-);
+export const ANALYTES: readonly Analyte[] = [...chemistry, ...cbc, ...lipids, ...endocrine, ...nutrition, ...other, ...serology, ...infections, ...urine].map((a) => {
+  const foreign = [...(GERMAN_NAMES[a.code] ?? []), ...(SPANISH_NAMES[a.code] ?? [])];
+  return foreign.length ? { ...a, aliases: [...a.aliases, ...foreign] } : a;
+});
 
 /**
  * Codes of one analyte measured as another property (glucose in mmol/L, urea in mmol/L) → the

@@ -197,6 +197,11 @@ const HEADER_PATTERNS: [RegExp, ColumnRole][] = [
   [/^(kennzeichen|kennz|bewertung)$/, 'flag'],
   [/^(vorwert|vorbefund)$/, 'previous'],
   [/^(grafik|graphik|methode|material)$/, 'other'],
+  // Spanish: Estudio / Resultado / Unidades / Valores de referencia.
+  [/^(estudio|prueba|analisis|determinacion|examen|parametro)s?$/, 'name'],
+  [/^(resultados?)$/, 'result'],
+  [/^(unidad|unidades)$/, 'units'],
+  [/^(valores? de referencia|intervalo de referencia|rango de referencia|valores? normales|rango)$/, 'range'],
   [/^(units?|unit of measure|uom)$/, 'units'],
   [/^(flags?|abn|abnormal|abnormal flag|h ?l)$/, 'flag'],
   // The result's status (Final, Corrected, Preliminary); some labs print their H/L there.
@@ -223,6 +228,9 @@ function isSpeck(text: string): boolean {
 function headerText(cell: Cell): string {
   return cell.text
     .toLowerCase()
+    // Accents folded ("Análisis" is "analisis"), not cut out.
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^a-z ]+/g, ' ')
     .split(/\s+/)
     .filter((w) => w && !(w.length <= 3 && /^[oc]+$/.test(w)))
@@ -232,7 +240,9 @@ function headerText(cell: Cell): string {
 
 function roleOf(cell: Cell): ColumnRole | undefined {
   const t = headerText(cell);
-  return HEADER_PATTERNS.find(([re]) => re.test(t))?.[1];
+  // "Units (SI)", "Result (conventional)": the same column in another system of units.
+  const bare = t.replace(/\s+(?:si|us|conv|conventional|metric)$/, '');
+  return HEADER_PATTERNS.find(([re]) => re.test(t))?.[1] ?? HEADER_PATTERNS.find(([re]) => re.test(bare))?.[1];
 }
 
 /**
@@ -288,6 +298,15 @@ export function headerColumns(row: Row, allowRepeats = false): Column[] | undefi
   }
   // A role named twice is two tables side by side (see sideBySideInReadingOrder), not one table.
   if (!allowRepeats && columns.filter((c) => c.role === 'name').length > 1) return undefined;
+  // A result, unit or range column named again ("Result (SI)", "Units (SI)") is the same result in
+  // other units: the first is the report's, the others are read as nothing.
+  if (!allowRepeats) {
+    const seen = new Set<ColumnRole>();
+    for (const c of columns) {
+      if ((c.role === 'result' || c.role === 'units' || c.role === 'range') && seen.has(c.role)) c.role = 'other';
+      seen.add(c.role);
+    }
+  }
   const roles = new Set(columns.map((c) => c.role));
   const hasValue = roles.has('result') || roles.has('inRange');
   if (!roles.has('name') || !hasValue || !(roles.has('units') || roles.has('range') || roles.has('rangeLow') || roles.has('rangeHigh'))) return undefined;

@@ -72,6 +72,9 @@ export function normalizeComparators(text: string): string {
     .replace(/[≤]/g, '<=')
     .replace(/>\s*or\s*=/gi, '>=')
     .replace(/<\s*or\s*=/gi, '<=')
+    // Spanish: "Menor de 200", "Mayor de 60", "Menor o igual a 5".
+    .replace(/\b(?:menor|inferior)\s+(?:o\s+igual\s+)?(?:de|que|a)\b\s*/gi, (m) => (/igual/i.test(m) ? '<=' : '<'))
+    .replace(/\b(?:mayor|superior)\s+(?:o\s+igual\s+)?(?:de|que|a)\b\s*/gi, (m) => (/igual/i.test(m) ? '>=' : '>'))
     .replace(/([<>]=?)\s+(?=[-.\d])/g, '$1');
 }
 

@@ -139,3 +139,43 @@ describe('decimal commas and thousands', () => {
     expect(rewrite(['4,2', '3,5 - 5,1', '0,66', 'Thrombozyten 1.250', '12.01.2024'], 'text')).toEqual(['4.2', '3.5 - 5.1', '0.66', 'Thrombozyten 1250', '12.01.2024']);
   });
 });
+
+describe('a Mexican laboratory report', () => {
+  const informe = pageOf([
+    [40, [[40, 'Paciente: Ricardo Martínez Flores'], [360, 'Folio: 575-647673']]],
+    [52, [[40, 'Fecha de nacimiento: 19/04/1995'], [360, 'Edad: 29 años']]],
+    [64, [[40, 'Sexo: Masculino'], [360, 'Médico: Dra. Patricia Medina Soto']]],
+    [90, [[44, 'ESTUDIO'], [250, 'RESULTADO'], [320, 'UNIDADES'], [410, 'VALORES DE REFERENCIA']]],
+    [102, [[50, 'Sodio'], [250, '139'], [320, 'mmol/L'], [410, '136 - 145']]],
+    [114, [[50, 'Triglicéridos'], [250, '151 *'], [320, 'mg/dL'], [410, 'Menor de 150']]],
+    [126, [[50, 'Colesterol HDL'], [250, '82'], [320, 'mg/dL'], [410, 'Mayor de 40']]],
+    [138, [[50, 'Plaquetas'], [250, '250'], [320, 'miles/µL'], [410, '150 - 450']]],
+  ]);
+  const read = readTables([buildRows(informe)]);
+
+  it('reads Spanish headers, names, units and ranges in words', () => {
+    expect(read.results.map((r) => [r.testName, r.value.value, r.flag ?? '', matchLoinc(r.testName, { units: r.units }).matches[0]?.loinc_code, interpret(r).result.interpretation])).toEqual([
+      ['Sodio', '139', '', '2951-2', 'normal'],
+      ['Triglicéridos', '151', '*', '2571-8', 'abnormal'],
+      ['Colesterol HDL', '82', '', '2085-9', 'normal'],
+      ['Plaquetas', '250', '', '777-3', 'normal'],
+    ]);
+    expect(read.results.map((r) => interpret(r).result.max_reference_range)).toEqual([145, 150, undefined, 450]);
+  });
+
+  it('reads the sex and the order number from Spanish labels', () => {
+    expect(extractMetadata(read.otherRows).metadata).toMatchObject({ gender: 'male', specimen_number: '575-647673', dob: '19/04/1995' });
+  });
+});
+
+describe('a result in two units', () => {
+  it('takes the first result, unit and range columns, not the SI ones beside them', () => {
+    const rows = buildRows(
+      pageOf([
+        [90, [[40, 'Test'], [200, 'Result'], [250, 'Units'], [300, 'Result (SI)'], [360, 'Units (SI)'], [420, 'Reference range'], [500, 'Reference range (SI)']]],
+        [102, [[40, 'Glucose'], [200, '95'], [250, 'mg/dL'], [300, '5.3'], [360, 'mmol/L'], [420, '70-99'], [500, '3.9-5.5']]],
+      ]),
+    );
+    expect(readTables([rows]).results.map((r) => [r.value.value, r.units, r.rangeText])).toEqual([['95', 'mg/dL', '70-99']]);
+  });
+});

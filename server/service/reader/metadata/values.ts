@@ -34,8 +34,8 @@ export function genderValue(text: string): '' | 'female' | 'male' | 'other' {
   const tokens = text.replace(LEAD, '').split(/[\s/,()|;-]+/).filter(Boolean).slice(0, 4);
   for (const t of tokens) {
     const w = t.toLowerCase().replace(/\.$/, '');
-    if (w === 'f' || w === 'female' || w === 'woman' || w === 'weiblich' || w === 'w') return 'female';
-    if (w === 'm' || w === 'male' || w === 'man' || w === 'männlich' || w === 'maennlich') return 'male';
+    if (w === 'f' || w === 'female' || w === 'woman' || w === 'weiblich' || w === 'w' || w === 'femenino' || w === 'mujer') return 'female';
+    if (w === 'm' || w === 'male' || w === 'man' || w === 'männlich' || w === 'maennlich' || w === 'masculino' || w === 'hombre') return 'male';
     if (w === 'x' || w === 'other' || w === 'nonbinary' || w === 'non-binary' || w === 'intersex') return 'other';
     if (/^\d{1,3}(?:y|yo|yrs?|years?)?$/.test(w) || w === 'y' || w === 'yrs' || w === 'years' || w === 'y/o') continue;
     return '';
