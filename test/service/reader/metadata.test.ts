@@ -614,3 +614,15 @@ describe("an analyser's printout", () => {
     expect(metadata).toMatchObject({ date_collected: '06/22/24 09:10', date_reported: '06/22/24 09:35', specimen_number: 'P694429' });
   });
 });
+
+describe("a patient app's export", () => {
+  it('reads "Born …", a bare sex on the identity line, "Ordered by" without a colon and a time after a comma', () => {
+    const { metadata } = read([
+      [40, [[48, 'Rosa O\'Neill']]],
+      [52, [[48, 'Born Jul 19, 1970'], [126, '·'], [136, 'Female'], [174, '·'], [184, 'Patient ID 1655473']]],
+      [76, [[48, 'Collected Nov 16, 2024, 7:15 AM'], [200, 'Resulted Nov 16, 2024, 1:45 PM']]],
+      [88, [[48, 'Ordered by Kofi Osei, MD'], [160, '·'], [175, 'Performed by Coastal Carolina Clinical Lab']]],
+    ]);
+    expect(metadata).toMatchObject({ dob: 'Jul 19, 1970', gender: 'female', provider: 'Kofi Osei, MD', date_collected: 'Nov 16, 2024, 7:15 AM', date_reported: 'Nov 16, 2024, 1:45 PM' });
+  });
+});

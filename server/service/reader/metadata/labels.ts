@@ -47,7 +47,7 @@ export const LABELS: Label[] = [
   ...label('first', 0, ['patient first name', 'first name', 'given name', 'forename', 'forenames']),
   ...label('last', 0, ['patient last name', 'last name', 'surname', 'family name']),
   ...label('dob', 0, ['date of birth', 'birth date', 'birthdate', 'd\\.[o0]\\.b\\.?', 'dob', 'dob\\/age', 'birth', 'fecha de nacimiento', 'f\\. nac\\.?',
-    'geb\\.?-?datum', 'geburtsdatum', 'geb\\. am', 'geboren am'], true),
+    'geb\\.?-?datum', 'geburtsdatum', 'geb\\. am', 'geboren am', 'born', 'date born'], true),
   ...label(['dob', 'gender'], 0, ['dob\\/sex', 'dob\\/gender'], true),
   ...label('gender', 0, ['sex', 'gender', 'age\\/sex', 'sex\\/age', 'age\\/gender', 'gender\\/age', 'age \\/ sex', 'legal sex', 'sex at birth', 'birth sex', 'sex assigned at birth', 'biological sex', 'administrative sex',
     'sexo', 'género', 'genero', 'geschlecht'], true),
@@ -93,11 +93,13 @@ export const LABELS: Label[] = [
     'ordering prescriber',
   ]),
   ...label('provider', 1, [
-    'physician', 'provider', 'doctor', 'ordered by', 'requesting physician', 'requesting provider', 'requesting doctor', 'requested by',
+    'physician', 'provider', 'doctor', 'requesting physician', 'requesting provider', 'requesting doctor',
     'physician name', 'provider name', 'clinician', 'requesting clinician', 'ordering', 'médico', 'medico', 'médico solicitante',
     'prescriber', 'practitioner', 'authori[sz]ing provider', 'authori[sz]ing physician', 'submitting physician', 'submitting provider',
     'anforderer', 'auftraggeber', 'überweiser', 'behandelnder arzt', 'arzt',
   ]),
+  // Colonless where a clinician follows ("Ordered by Kofi Osei, MD · Performed by …").
+  ...label('provider', 1, ['ordered by', 'requested by'], true),
   // A German report's sender ("Einsender") heads the ordering practice's block: its first line names the physician.
   ...label('provider', 1, ['einsender']).map((l) => ({ ...l, below: true })),
   ...label('provider', 2, ['referring physician', 'referring provider', 'referring doctor', 'referring', 'referred by', 'attending physician', 'attending']),

@@ -11,7 +11,9 @@ import { PRINTED_DATE } from '../../../contract/printedDate';
 export const DATE = PRINTED_DATE;
 
 /** 08:30, 8:30 AM, 08:30:15, 0830 (four digits right after a date), with an optional time zone. */
-const TIME = String.raw`(?:(?:\s+|T|\s*@\s*|\s*\/\s*|\s+at\s+)(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?|(?:[01]\d|2[0-3])[0-5]\d(?!\d)(?:\s?(?:hrs?|h))?)(?:\s+(?:[ECMPA][SD]T|ET|CT|MT|PT|UTC|GMT|CET|BST))?)`;
+// A time after the date: "03/12/2024 08:15", "0815", "@ 8:15 AM", "at 8:15", and after a comma only
+// with a colon ("Nov 16, 2024, 7:15 AM"; ", 1234 Main St" is an address).
+const TIME = String.raw`(?:(?:(?:\s+|T|\s*@\s*|\s*\/\s*|\s+at\s+)(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?|(?:[01]\d|2[0-3])[0-5]\d(?!\d)(?:\s?(?:hrs?|h))?)|,\s*\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?)(?:\s+(?:[ECMPA][SD]T|ET|CT|MT|PT|UTC|GMT|CET|BST))?)`;
 
 const DATE_RE = new RegExp(`^${DATE}`, 'i');
 const DATE_TIME_RE = new RegExp(`^${DATE}${TIME}?`, 'i');
@@ -48,6 +50,8 @@ const UNLABELLED_GENDER = [
   /\b\d{1,3}[ -]?(?:y\/o|yo|y\.o\.|years?[ -]old|yrs?\.?|y)[ ,]+(female|male|woman|man|f|m)\b/i,
   /(?:^|[\s(|])([FM])\s*\/\s*\d{1,3}(?:\s*(?:y|yrs?|years))?(?=$|[\s),|])/,
   /(?:^|[\s(|])\d{1,3}\s*(?:y|yrs?)?\s*\/\s*([FM])(?=$|[\s),|])/,
+  // The patient's identity line of a portal export: "Born Jul 19, 1970 · Female · Patient ID …".
+  /\b(?:born|dob|d\.o\.b\.?|date of birth)\b[^·|;]{0,40}[·|;,]\s*(female|male)\b/i,
 ];
 
 export function unlabelledGender(text: string): '' | 'female' | 'male' | 'other' {
@@ -143,7 +147,8 @@ export function providerValue(text: string, personOnly = false): string {
   v = v.replace(/\s*[,;(/]?\s*\b(?:NPI|UPIN|Phone|Ph|Tel|Fax|ID)\b.*$/i, '');
   v = v.replace(/\s*[,;(]?\s*(?:\+?1[ .-]?)?\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}\)?.*$/, '');
   v = v.replace(/\s*[,;(]?\s*\d{5,}\)?.*$/, '');
-  v = v.replace(/\s*\|.*$/, '').replace(/[,;:\s-]+$/, '').trim();
+  // A separator ends the value: "Kofi Osei, MD · Performed by …".
+  v = v.replace(/\s*[|·•].*$/, '').replace(/[,;:\s-]+$/, '').trim();
   if (!v || /\d/.test(v) || !/\p{L}{2}/u.test(v) || v.split(' ').length > 8) return '';
   if (/\b(?:lab(?:oratory|s)?|diagnostics|hospital|clinic|center|centre|department|associates|group|health|services)\b/i.test(v)) return '';
   if (!/^[\p{L}\p{M}'’.,\-() ]+$/u.test(v)) return '';
