@@ -3,7 +3,7 @@ import { similarWords } from './fuzzy';
 import { matchLoinc } from './loinc';
 import { decimalRestored, minConfidence } from './rows';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
-import { flagKind, isDotNoise, isLeader, isMarksOnly, LEADER_RUN, parseRange, parseValueCell, SIGN_FLAG, type ValueCell } from './values';
+import { flagKind, isDotNoise, isKnownQualitative, isLeader, isMarksOnly, LEADER_RUN, parseRange, parseValueCell, SIGN_FLAG, type ValueCell } from './values';
 
 /**
  * Reads result tables out of rows, the way US reports print them:
@@ -149,7 +149,7 @@ export function readTables(pages: Row[][]): TableRead {
       // Data in a value column without a test name is a result that could not be read; a
       // labelled line ("Patient Name: ...") reaching into the columns is letterhead.
       // Words alone there ("H/L = outside range  HH/LL = critical") are a legend.
-      if ((valueRoles.length || hasOther) && !isLegend(row.text) && !isLabel(name)) out.unreadRows++;
+      if ((valueRoles.length || hasOther) && mayBeResult(row, cols, name) && !isLabel(name)) out.unreadRows++;
       out.otherRows.push(row);
       continue;
     }
@@ -162,7 +162,7 @@ export function readTables(pages: Row[][]): TableRead {
     if ((result.value.kind === 'unparseable' && !knownName) || (!layoutConfirmed && !knownName)) {
       // Words reaching into the value column ("H/L = outside range", "Reviewed by: ____") are a
       // legend or a form line; anything else there may be a result whose name was lost.
-      if (!isLegend(row.text)) out.unreadRows++;
+      if (mayBeResult(row, cols, name)) out.unreadRows++;
       out.otherRows.push(row);
       continue;
     }
@@ -435,6 +435,24 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
   if (decimalRestored(valueCells)) result.decimalRestored = true;
   if (nc !== undefined) result.nameConfidence = nc;
   return result;
+}
+
+/**
+ * A row reaching into the value columns that could hold a result nobody can read: a number there,
+ * a result in words ("Positive", "Reactive") or a name like a test's. Legends, form lines and a
+ * comment's prose running across the columns could not.
+ */
+function mayBeResult(row: Row, cols: Assigned, name: string): boolean {
+  if (isLegend(row.text)) return false;
+  const values = (Object.keys(cols) as ColumnRole[]).filter((role) => role !== 'name').map((role) => text(cols[role]));
+  if (values.some((v) => /\d/.test(v))) return true;
+  if (values.some((v) => v.split(/\s{2,}|\s(?=[A-Z])/).some((w) => isKnownQualitative(w.trim()) || similarToQualitative(w.trim())))) return true;
+  return !!name && matchLoinc(name).matches.length > 0;
+}
+
+/** OCR's spelling of a result in words ("Reactlve", "Negatlve"): one letter off a known one. */
+function similarToQualitative(word: string): boolean {
+  return /^(?:non-?)?(?:reac[tl][il1]ve|nega[tl][il1]ve|pos[il1][tl][il1]ve|de[tl]ec[tl]ed)$/i.test(word);
 }
 
 /**
