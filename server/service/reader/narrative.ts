@@ -52,6 +52,9 @@ const METADATA_LABEL =
  */
 const LEADER = new RegExp(String.raw`\s*${LEADER_RUN}\s*`, 'g');
 
+/** A line giving an earlier result of the test above it. */
+const HISTORY_LINE = /^(?:last|previous|prior|earlier)\s+(?:result|value|reading)s?\b/i;
+
 const BULLET = /^(?:[•·▪◦●○■□‣⁃*–—-]|\d{1,2}[.)])(?:\s|$)/;
 
 /** Words that may end a sentence-like line without ending the sentence. */
@@ -170,7 +173,8 @@ function blocks(rows: Row[]): Block[] {
   let current: Block | undefined;
   let last: Row | undefined;
   for (const row of rows) {
-    const cells = proseCells(row);
+    // "Last result: 98 mmol/L on Dec 14, 2023": an earlier result, history, no part of this one.
+    const cells = HISTORY_LINE.test(row.text.trim()) ? [] : proseCells(row);
     if (!cells.length) {
       last = undefined;
       continue;

@@ -425,3 +425,11 @@ describe("an OCR'd leader line with a garbled range or a lower-case abbreviation
     expect(results.slice(1).map(brief)).toEqual([['CO2', '21', 'Low', 'mmol/L', '22-29']]);
   });
 });
+
+describe('a result with its last result under it', () => {
+  it('reads the result and leaves the earlier one as history, asking nothing of it', () => {
+    const results = read(['Chloride', '98 mmol/L', 'Standard range: 98 - 107 mmol/L', 'Normal', 'Last result: 101 mmol/L on Dec 14, 2023']);
+    expect(results.map(brief)).toEqual([['Chloride', '98', 'Normal', 'mmol/L', '98-107']]);
+    expect(results[0]!.problems).toEqual([]);
+  });
+});
