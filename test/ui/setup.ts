@@ -9,8 +9,9 @@ import type * as Recharts from 'recharts';
 import { afterEach, vi } from 'vitest';
 
 // Page tests run the real service and BFF in the same worker: on a loaded machine an answer can
-// take longer than Testing Library's default 1 s wait.
-configure({ asyncUtilTimeout: 5000 });
+// take much longer than Testing Library's default 1 s wait. A wait ends as soon as what it waits
+// for is there; this is only how long to wait for what never comes.
+configure({ asyncUtilTimeout: 20_000 });
 
 // Vitest runs without globals here, so Testing Library cannot register its own cleanup.
 afterEach(() => {
