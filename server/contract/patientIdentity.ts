@@ -5,14 +5,11 @@
  */
 
 import type { PatientCheck } from './parser';
+import { withoutAccents } from './fold';
 import { isoDateOf } from './printedDate';
 
 export type PatientIdentity = PatientCheck['report'];
 type Status = PatientCheck['status'];
-
-/** Letters NFKD leaves whole (no base letter plus a mark): folded by hand so "Łukasz" reads as "lukasz", not "ukasz". */
-const FOLD: Record<string, string> = { ł: 'l', ø: 'o', ß: 'ss', æ: 'ae', œ: 'oe', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't', ĸ: 'k', ŋ: 'n', ς: 'σ' };
-const FOLDED = new RegExp(`[${Object.keys(FOLD).join('')}]`, 'g');
 
 /**
  * A name's words without case, accents or punctuation, initials kept ("J.R. O'Brien" → j, r, obrien).
@@ -20,12 +17,7 @@ const FOLDED = new RegExp(`[${Object.keys(FOLD).join('')}]`, 'g');
  * and an apostrophe or middle dot joins them, as in O'Brien and Col·lell.
  */
 export function nameWords(name: string | null | undefined): string[] {
-  return (name ?? '')
-    .toLowerCase()
-    .replace(/['’ʼ`´·]/g, '')
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(FOLDED, (c) => FOLD[c]!)
+  return withoutAccents((name ?? '').toLowerCase().replace(/['’ʼ`´·]/g, ''))
     .split(/[^\p{L}]+/u)
     .filter(Boolean);
 }

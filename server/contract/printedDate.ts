@@ -84,3 +84,41 @@ export function isoDateOf(printed: string | null | undefined): string | null {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.year}-${pad(date.month)}-${pad(date.day)}`;
 }
+
+/**
+ * What may follow the date: a time (24-hour, or with am/pm), then an offset (Z, UTC, GMT, ±hh:mm),
+ * or a zone abbreviation (CST), which says nothing the patient's zone does not and is ignored.
+ */
+const TIME =
+  /^(?:[\sT,]+(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:\s*([ap])\.?m\.?)?(?:\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})|\s+[A-Za-z]{2,5})?)?\s*$/i;
+
+export interface PrintedWallTime {
+  /** The date and time as printed, in milliseconds of a clock that reads them in UTC (a date alone is noon). */
+  wall: number;
+  /** The offset printed after the time ("Z", "UTC", "-05:00"), if any. */
+  offset?: string;
+}
+
+/**
+ * A printed date and time on the wall clock, zone left to the caller: "03/05/2024 8:30 PM",
+ * "05-Mar-2024 08:30", "Nov 16, 2024, 7:15 AM", "03/12/2024 @ 0815", "2024-03-05T08:30:00Z". Null when
+ * the text is no printed date, or what follows the date is no time.
+ */
+export function readPrintedWallTime(printed: string): PrintedWallTime | null {
+  const date = readPrintedDate(printed);
+  if (!date) return null;
+  // "@ 08:30", "/ 08:30" and the 24-hour "0830 hrs" LIS printouts use, as the reader finds them (reader/metadata/values.ts).
+  const t = TIME.exec(date.rest.replace(/^\s*(?:[@/]\s*)?/, ' ').replace(/^ ([01]\d|2[0-3])([0-5]\d)(?:\s?(?:hrs?|h))?(?![\d:])/i, ' $1:$2'));
+  if (!t) return null;
+  let [hours, minutes, seconds] = [12, 0, 0];
+  if (t[1] !== undefined) {
+    [hours, minutes, seconds] = [Number(t[1]), Number(t[2]), Number(t[3] ?? 0)];
+    if (t[4]) {
+      if (hours < 1 || hours > 12) return null;
+      hours = (hours % 12) + (t[4].toLowerCase() === 'p' ? 12 : 0);
+    }
+    if (hours > 23 || minutes > 59 || seconds > 59) return null;
+  }
+  const wall = Date.UTC(date.year, date.month - 1, date.day) + ((hours * 60 + minutes) * 60 + seconds) * 1000;
+  return t[5] ? { wall, offset: t[5] } : { wall };
+}

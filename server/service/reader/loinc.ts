@@ -1,3 +1,4 @@
+import { withoutAccents } from '../../contract/fold';
 import { dice as pairSimilarity } from './fuzzy';
 import { ANALYTES, type Analyte, type UnitSpec } from './loincTable';
 import type { LoincMatch } from './types';
@@ -49,12 +50,8 @@ const FUZZY_TIE = 0.06;
 
 /** Lower case, `%` and `#` spelled out, punctuation to spaces: "Neutrophils (%)" = "Neutrophils %". */
 export function normalizeName(name: string): string {
-  return name
-    .toLowerCase()
-    // Umlauts and accents folded ("Hämoglobin" = "hamoglobin"), ß as ss.
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ß/g, 'ss')
+  // Umlauts and accents folded ("Hämoglobin" = "hamoglobin"), ß as ss.
+  return withoutAccents(name.toLowerCase())
     .replace(/%/g, ' percent ')
     .replace(/#/g, ' number ')
     .replace(/&/g, ' and ')

@@ -82,6 +82,8 @@ const RANGE_KEY = String.raw`reference\s+(?:range|interval|values?)|normal\s+(?:
 const RANGE_LINK = String.raw`(?:\s*(?::|=|\bis\b|\bare\b|\bof\b|\bwould be\b|\bshould be\b|\bfor (?:this test|adults) is\b))*\s*`;
 const RANGE_EXPR = String.raw`(?:between\s+)?(${NUMBER})\s*(?:-|–|—|\bto\b|\band\b)\s*(${NUMBER})|(${COMPARATOR})\s*(${NUMBER})|(${QUALITATIVE})\b`;
 const KEYED_RANGE = new RegExp(String.raw`\b(?:${RANGE_KEY})${RANGE_LINK}(?:${RANGE_EXPR})`, 'i');
+/** A range key with something after it that holds a number but is no range ("ref: £.6-10.3"). */
+const UNREAD_RANGE = new RegExp(String.raw`\b(?:${RANGE_KEY})${RANGE_LINK}(\S*\d\S*)`, 'i');
 const BARE_RANGE = new RegExp(String.raw`[([{]\s*(?:${RANGE_EXPR})\s*[)\]}]?`, 'i');
 
 type FlagPhrase = [RegExp, FlagKind | 'crit' | 'letter'];
@@ -476,7 +478,7 @@ function readMention(sentence: string, m: Mention, clauseEnd: number, block: Blo
     }
     tail = blank(tail, range.index, end);
   }
-  const unreadRange = range ? null : new RegExp(String.raw`\b(?:${RANGE_KEY})${RANGE_LINK}(\S*\d\S*)`, 'i').exec(tail);
+  const unreadRange = range ? null : UNREAD_RANGE.exec(tail);
   if (unreadRange) {
     problem('range_suspect', `The reference range printed as "${unreadRange[1]}" could not be read: check the range and the value against the page.`);
     tail = blank(tail, unreadRange.index, unreadRange.index + unreadRange[0].length);

@@ -1,4 +1,5 @@
-import { PRINTED_DATE, readPrintedDate } from '../../contract/printedDate';
+import { PRINTED_DATE, readPrintedWallTime } from '../../contract/printedDate';
+import { withoutAccents } from '../../contract/fold';
 import { similarWords } from './fuzzy';
 import { matchLoinc } from './loinc';
 import { decimalRestored, minConfidence } from './rows';
@@ -69,7 +70,7 @@ export interface TableRead {
 const GERMAN_HEADER = /\b(?:untersuchung|ergebnis|einheit|referenzbereich|normbereich)\b/i;
 
 /** Tolerance, in em, for an item starting a little left of its column's header. */
-const COLUMN_TOLERANCE_EM = 1.0;
+export const COLUMN_TOLERANCE_EM = 1.0;
 /** A wrapped name line sits at most this many em below its first line. */
 const WRAP_GAP_EM = 1.9;
 
@@ -226,11 +227,8 @@ function isSpeck(text: string): boolean {
 
 /** OCR-tolerant: each word snaps to a header word it nearly spells ("Rcsult" -> "result"), specks dropped. */
 function headerText(cell: Cell): string {
-  return cell.text
-    .toLowerCase()
-    // Accents folded ("Análisis" is "analisis"), not cut out.
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  // Accents folded ("Análisis" is "analisis"), not cut out.
+  return withoutAccents(cell.text.toLowerCase())
     .replace(/[^a-z ]+/g, ' ')
     .split(/\s+/)
     .filter((w) => w && !(w.length <= 3 && /^[oc]+$/.test(w)))
@@ -341,32 +339,26 @@ function readCollectionLines(rows: Row[], at: number, header: Column[], newest: 
 function collectionDates(row: Row): Map<Cell, number> {
   const dates = new Map<Cell, number>();
   for (const cell of row.cells) {
-    const d = readPrintedDate(cell.text);
-    if (d && /^\s*(?:\d{1,2}:\d{2}(?::\d{2})?)?\s*$/.test(d.rest)) dates.set(cell, Date.UTC(d.year, d.month - 1, d.day) + timeOfDay(d.rest));
+    const at = readPrintedWallTime(cell.text);
+    if (at) dates.set(cell, at.wall);
   }
   return dates.size >= 2 ? dates : new Map();
 }
 
-/** Milliseconds into the day of the first "hh:mm" in `text` (0 when there is none). */
-export const timeOfDay = (text: string) => {
-  const m = /(\d{1,2}):(\d{2})(?::\d{2})?\s*([ap])?\.?m?\b/i.exec(text);
-  if (!m) return 0;
-  // 12-hour clocks: 12:30 AM is half past midnight, 1:05 PM is 13:05.
-  const hours = (Number(m[1]) % (m[3] ? 12 : 24)) + (m[3]?.toLowerCase() === 'p' ? 12 : 0);
-  return (hours * 60 + Number(m[2])) * 60_000;
-};
-
 type Assigned = Partial<Record<ColumnRole, TextItem[]>>;
+
+/** The column (by index) text starting at `x` falls in: the last one starting at or before it, less `tolerance`; -1 before all. */
+export function columnAt(columns: readonly { x: number }[], x: number, tolerance: number): number {
+  let k = -1;
+  for (let i = 0; i < columns.length; i++) if (columns[i]!.x - tolerance <= x) k = i;
+  return k;
+}
 
 function assignColumns(row: Row, columns: Column[]): Assigned {
   const out: Assigned = {};
   const tolerance = COLUMN_TOLERANCE_EM * row.height;
   for (const cell of row.cells) {
-    for (const item of cell.items) {
-      let col = columns[0]!;
-      for (const c of columns) if (c.x - tolerance <= item.x) col = c;
-      (out[col.role] ??= []).push(item);
-    }
+    for (const item of cell.items) (out[columns[Math.max(0, columnAt(columns, item.x, tolerance))]!.role] ??= []).push(item);
   }
   return out;
 }
@@ -464,7 +456,7 @@ function isLegend(text: string): boolean {
 }
 
 /**
- * A chart's axis: three or more numbers rising at an even step left to right and nothing else
+ * A chart's axis: four or more numbers rising at an even step left to right and nothing else
  * (a unit after the last one at most): "0  100  200  300 fL".
  */
 function isAxis(row: Row): boolean {

@@ -1,7 +1,7 @@
-import { readPrintedDate } from '../../contract/printedDate';
+import { readPrintedDate, readPrintedWallTime } from '../../contract/printedDate';
 import { matchLoinc } from './loinc';
 import { decimalRestored, minConfidence } from './rows';
-import { timeOfDay, type RawResult } from './tableReader';
+import { columnAt, COLUMN_TOLERANCE_EM, type RawResult } from './tableReader';
 import type { Cell, Row } from './types';
 import { parseValueCell } from './values';
 
@@ -29,9 +29,6 @@ const RANGE_LABEL = /^(?:re[fl](?:erence)?\.?\s*(?:range|interval)?|normal\s+(?:
 const VALUE_LABEL = /^(?:results?|values?|current|latest)$/i;
 const ACCESSION = /^(?:acc(?:ession)?\.?\s*(?:#|no\.?|number)?|specimen(?:\s+(?:#|id|no\.?))?)\s*:?\s*([A-Z0-9][A-Z0-9-]{3,})$/i;
 const PART_OF = /\s*\((?:\d+\s+of\s+\d+|cont(?:inued|'d|\.)?)\)\s*$/i;
-
-/** Tolerance, in em, for a value starting a little left of its column's header (as in tableReader). */
-const COLUMN_TOLERANCE_EM = 1.0;
 
 /** Share of a header row's cells (label aside) that must name an analyte. */
 const NAMED_SHARE = 0.6;
@@ -100,7 +97,9 @@ export function readTransposed(rows: Row[]): TransposedRead {
           }
           break;
         }
-        collections.push({ row, date: date ? label : undefined, instant: date ? Date.UTC(date.year, date.month - 1, date.day) + timeOfDay(date.rest) : Infinity });
+        // A date whose time cannot be read ("11:22 (AM draw)") still orders by its day.
+        const instant = date ? (readPrintedWallTime(label)?.wall ?? Date.UTC(date.year, date.month - 1, date.day, 12)) : Infinity;
+        collections.push({ row, date: date ? label : undefined, instant });
       }
       out.used.add(row);
     }
@@ -188,9 +187,4 @@ function clashingColumns(row: Row, columns: Column[]): Set<number> {
   return clashes;
 }
 
-function columnOf(cell: Cell, row: Row, columns: Column[]): number {
-  const tolerance = COLUMN_TOLERANCE_EM * row.height;
-  let k = -1;
-  for (let i = 0; i < columns.length; i++) if (columns[i]!.x - tolerance <= cell.x) k = i;
-  return k;
-}
+const columnOf = (cell: Cell, row: Row, columns: Column[]) => columnAt(columns, cell.x, COLUMN_TOLERANCE_EM * row.height);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { isIanaTimeZone } from '../../../contract/common';
 import type { LabReportResult, LoincMatch, ParsedLabReportData } from '../../../contract';
-import { readPrintedDate } from '../../../contract/printedDate';
+import { readPrintedWallTime } from '../../../contract/printedDate';
 import { wallTimeToInstant } from '../../../lib/timezones';
 import type { Database } from '../../../store/db';
 import type { parsingJobs } from '../../db/schema';
@@ -63,46 +63,24 @@ export function chooseLoincMatch(matches: readonly LoincMatch[] | undefined): Lo
 // Printed dates and times.
 
 /**
- * What may follow the date: a time (24-hour, or with am/pm), then an offset (Z, UTC, GMT, ±hh:mm),
- * or a zone abbreviation (CST), which says nothing the patient's zone does not and is ignored.
- */
-const TIME =
-  /^(?:[\sT,]+(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:\s*([ap])\.?m\.?)?(?:\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})|\s+[A-Za-z]{2,5})?)?\s*$/i;
-
-/**
  * A date (and time) printed on a report as an instant. Printed without an offset it is the
  * patient's local time (`timeZone`, their fallback zone; UTC when they have none), and a date alone
  * is local noon, so that the date shown in the patient's zone is the date printed. Null when the
  * text is not one of the forms labs print, or not a day of the calendar.
  *
- * The date forms are the ones the reader finds (contract/printedDate.ts); the zone arithmetic is
- * `wallTimeToInstant` (server/lib/timezones.ts) over the runtime's Intl.
+ * The date and time forms are the ones the reader finds (contract/printedDate.ts); the zone
+ * arithmetic is `wallTimeToInstant` (server/lib/timezones.ts) over the runtime's Intl.
  */
 export function readPrintedTime(printed: string, timeZone: string | null): Date | null {
-  const printedDate = readPrintedDate(printed);
-  if (!printedDate) return null;
-  const { year, month, day, rest } = printedDate;
-  // "@ 08:30", "/ 08:30" and the 24-hour "0830 hrs" LIS printouts use, as the reader finds them (reader/metadata/values.ts).
-  const t = TIME.exec(rest.replace(/^\s*(?:[@/]\s*)?/, ' ').replace(/^ ([01]\d|2[0-3])([0-5]\d)(?:\s?(?:hrs?|h))?(?![\d:])/i, ' $1:$2'));
+  const t = readPrintedWallTime(printed);
   if (!t) return null;
-  const date = Date.UTC(year, month - 1, day);
-  let [hours, minutes, seconds] = [12, 0, 0];
-  if (t[1] !== undefined) {
-    [hours, minutes, seconds] = [Number(t[1]), Number(t[2]), Number(t[3] ?? 0)];
-    if (t[4]) {
-      if (hours < 1 || hours > 12) return null;
-      hours = (hours % 12) + (t[4].toLowerCase() === 'p' ? 12 : 0);
-    }
-    if (hours > 23 || minutes > 59 || seconds > 59) return null;
-  }
-  const wall = date + ((hours * 60 + minutes) * 60 + seconds) * 1000;
-  const offset = t[5]?.toUpperCase();
-  if (offset === 'Z' || offset === 'UTC' || offset === 'GMT') return new Date(wall);
+  const offset = t.offset?.toUpperCase();
+  if (offset === 'Z' || offset === 'UTC' || offset === 'GMT') return new Date(t.wall);
   if (offset) {
     const o = /^([+-])(\d{2}):?(\d{2})$/.exec(offset)!;
-    return new Date(wall - (o[1] === '-' ? -1 : 1) * (Number(o[2]) * 60 + Number(o[3])) * 60_000);
+    return new Date(t.wall - (o[1] === '-' ? -1 : 1) * (Number(o[2]) * 60 + Number(o[3])) * 60_000);
   }
-  return timeZone ? wallTimeToInstant(timeZone, wall) : new Date(wall);
+  return timeZone ? wallTimeToInstant(timeZone, t.wall) : new Date(t.wall);
 }
 
 /** When the sample was taken, read from the report in the patient's zone: collected, else reported; else when it was uploaded. */
