@@ -6,18 +6,14 @@ import { extractMetadata } from '../../../server/service/reader/metadata';
 import { buildRows } from '../../../server/service/reader/rows';
 import { readTables } from '../../../server/service/reader/tableReader';
 import type { PageText, TextItem } from '../../../server/service/reader/types';
+import { pageText, type Line } from './helpers';
 
 /**
  * A German laboratory report ("Laborbefund"): German labels, names and column headers, decimal
  * commas, lower-case units and "+"/"-" flags. Its numbers must come out as the numbers they are:
  * "4,2" read the US way is 42.
  */
-function pageOf(lines: [number, [number, string][]][]): PageText {
-  const items: TextItem[] = lines.flatMap(([baseline, cells]) =>
-    cells.map(([x, text]) => ({ text, x, y: baseline - 7, baseline, width: text.length * 4.5, height: 9, page: 1, source: 'text' as const })),
-  );
-  return { page: 1, width: 595, height: 842, source: 'text', items };
-}
+const pageOf = (lines: Line[]) => pageText(lines, 1, { size: 9 });
 
 const befund = pageOf([
   [40, [[48, 'MVZ Laborzentrum Rhein-Main GmbH'], [458, 'LABORBEFUND']]],

@@ -8,6 +8,11 @@ import type { PageText, Row, TextItem } from '../../../server/service/reader/typ
 export type Line = [baseline: number, cells: [x: number, text: string][]];
 
 export function page(lines: Line[], pageNumber = 1, opts: { size?: number; confidence?: number } = {}): Row[] {
+  return buildRows(pageText(lines, pageNumber, opts));
+}
+
+/** The same lines as the page's text items, before rows are built (for steps that work on items). */
+export function pageText(lines: Line[], pageNumber = 1, opts: { size?: number; confidence?: number } = {}): PageText {
   const size = opts.size ?? 9;
   const items: TextItem[] = [];
   for (const [baseline, cells] of lines) {
@@ -25,8 +30,7 @@ export function page(lines: Line[], pageNumber = 1, opts: { size?: number; confi
       });
     }
   }
-  const pageText: PageText = { page: pageNumber, width: 612, height: 792, source: items[0]?.source ?? 'text', items };
-  return buildRows(pageText);
+  return { page: pageNumber, width: 612, height: 792, source: items[0]?.source ?? 'text', items };
 }
 
 /** Lines of a table at a fixed pitch: each entry is the cells of one line. */
