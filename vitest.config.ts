@@ -2,6 +2,11 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
+// Every answer the service gives in a test is also checked against its contract (zod) and against
+// what the compiled serializer wrote (server/service/plugins/compiledAnswers.ts). Set here, so the
+// test workers and the servers the tests start inherit it.
+process.env.LABDESK_CHECK_ANSWERS ??= '1';
+
 export default defineConfig({
   test: {
     // Vitest's default (cores - 1) runs one file at a time on a 2-core machine, while most files

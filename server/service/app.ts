@@ -1,8 +1,11 @@
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { answerSerializerCompiler } from './plugins/compiledAnswers';
 import { withSafeSerializers } from '../lib/logging';
 import type { Database } from '../store/db';
+import type { Notifications } from '../store/notify';
+import { ApiKeyCache } from './domain/apiKeyCache';
 import { adminRoutes } from './admin/teams';
 import type { ServiceSchema } from './db/schema';
 import type { ReaderPool } from './sandbox/readerPool';
@@ -32,6 +35,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database<ServiceSchema>;
     cursors: CursorCodec;
+    /** API key → team, cached in the process and dropped on every announced revocation. */
+    apiKeys: ApiKeyCache;
     /** The sandboxed document readers, where this process runs them (absent in most tests). */
     readers: ReaderPool | undefined;
   }
@@ -46,6 +51,16 @@ export interface ServiceAppOptions {
   webhookAllowPrivateUrls?: boolean;
   /** The reader pool parsing uploads, for the queue and metrics endpoints. */
   readers?: ReaderPool;
+  /**
+   * The store's LISTEN/NOTIFY (Store.notifications): with it, API keys are cached in the process
+   * and every process forgets them the moment one is revoked; without it every request asks the store.
+   */
+  notifications?: Notifications;
+  /**
+   * Check every answer against the contract as well as writing it with the compiled serializer
+   * (plugins/compiledAnswers.ts); default: when LABDESK_CHECK_ANSWERS=1 (the test suites).
+   */
+  checkAnswers?: boolean;
 }
 
 /** Never log credentials, and never log request bodies or query strings that may carry health data. */
@@ -65,13 +80,16 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
     trustProxy: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializerCompiler({ checkAnswers: opts.checkAnswers ?? process.env.LABDESK_CHECK_ANSWERS === '1' }));
 
   const cursorSecret = await persistentSecret(opts.db, 'cursor_signing_key');
+  const apiKeys = await ApiKeyCache.create(opts.db, opts.notifications);
+  app.addHook('onClose', async () => apiKeys.close());
   await app.register(
     fp(async (instance) => {
       instance.decorate('db', opts.db);
       instance.decorate('cursors', new CursorCodec(cursorSecret));
+      instance.decorate('apiKeys', apiKeys);
       instance.decorate('readers', opts.readers);
       instance.decorateRequest('teamId', '');
     }, { name: 'db' }),

@@ -35,6 +35,7 @@ async function main() {
   const app = await buildServiceApp({
     readers,
     db: store.db,
+    notifications: store.notifications,
     adminToken: config.SERVICE_ADMIN_TOKEN,
     logger: { level: config.LOG_LEVEL, redact: serviceLoggerRedact },
     webhookAllowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS,

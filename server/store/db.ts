@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { acquireDirLock } from './lock';
 import { restrictToOwner } from './ownerOnly';
+import { pgliteNotifications, postgresNotifications, type Notifications } from './notify';
 
 export type Database<TSchema extends Record<string, unknown>> = PgDatabase<PgQueryResultHKT, TSchema>;
 
@@ -26,6 +27,8 @@ export interface StoreOptions<TSchema extends Record<string, unknown>> {
 export interface Store<TSchema extends Record<string, unknown>> {
   db: Database<TSchema>;
   kind: 'pglite' | 'postgres';
+  /** LISTEN/NOTIFY between the processes on this store (and within this one). */
+  notifications: Notifications;
   close(): Promise<void>;
 }
 
@@ -61,7 +64,16 @@ export async function openStore<TSchema extends Record<string, unknown>>(
       await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`labdesk-migrate-${opts.part}`]).catch(() => {});
       client.release();
     }
-    return { db: db as unknown as Database<TSchema>, kind: 'postgres', close: () => pool.end() };
+    const notifications = postgresNotifications(opts.databaseUrl);
+    return {
+      db: db as unknown as Database<TSchema>,
+      kind: 'postgres',
+      notifications,
+      close: async () => {
+        await notifications.close();
+        await pool.end();
+      },
+    };
   }
 
   let release = () => {};
@@ -86,6 +98,7 @@ export async function openStore<TSchema extends Record<string, unknown>>(
     return {
       db: db as unknown as Database<TSchema>,
       kind: 'pglite',
+      notifications: pgliteNotifications(client),
       close: async () => {
         await client.close();
         release();

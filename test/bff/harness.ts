@@ -108,7 +108,7 @@ export async function startService(): Promise<ServiceFixture> {
   const team = await createTeam(db, 'BFF test team');
   const otherTeam = await createTeam(db, 'Another team');
   // Webhook receivers of the BFF suites listen on 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE_URLS=true).
-  const app = await buildServiceApp({ db, webhookAllowPrivateUrls: true });
+  const app = await buildServiceApp({ db, notifications: store.notifications, webhookAllowPrivateUrls: true });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
 

@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, expect422, expectDetail, storeKinds, UNKNOWN_UUID, useService, type Team } from './harness';
+import { buildServiceApp } from '../../server/service/app';
+import { serviceSchema } from '../../server/service/db/schema';
+import { openStore } from '../../server/store/db';
+import { ADMIN_TOKEN, expect422, expectDetail, migrationsFolder, storeKinds, UNKNOWN_UUID, useService, type Team } from './harness';
 
 describe.each(storeKinds)('API keys and the operator API (%s)', (kind) => {
   const svc = useService(kind);
@@ -117,6 +120,30 @@ describe.each(storeKinds)('API keys and the operator API (%s)', (kind) => {
       expectDetail(await svc().api(t.apiKey).get('/v2/user'), 401);
       expectDetail(await svc().api(second.body.api_key).get('/v2/user'), 401);
       expect((await svc().api(third.body.api_key).get('/v2/user')).status).toBe(200);
+    });
+
+    it('revokes a key every process has cached, the moment another process rotates it', async () => {
+      const t = await svc().createTeam('Cached key team');
+      // Another service process: on PostgreSQL a store of its own (its own pool and LISTEN
+      // connection) on the same database; the embedded store has one process, so a second app on it.
+      const url = svc().database?.databaseUrl;
+      const second = url ? await openStore({ part: 'service', schema: serviceSchema, migrationsFolder, databaseUrl: url }) : undefined;
+      const otherProcess = await buildServiceApp({ db: (second ?? svc().store).db, notifications: (second ?? svc().store).notifications });
+      try {
+        // Both have the key in their cache…
+        for (const app of [svc().app, otherProcess]) {
+          for (let i = 0; i < 3; i++) expect((await svc().inject({ method: 'GET', url: '/v2/user', key: t.apiKey }, app)).status).toBe(200);
+        }
+        // …and the rotation, made through the first, is refused at once by both.
+        const rotated = await svc().inject({ method: 'POST', url: `/admin/v1/teams/${t.teamId}/api-keys`, headers: { 'x-admin-token': ADMIN_TOKEN } });
+        expect(rotated.status).toBe(201);
+        expectDetail(await svc().inject({ method: 'GET', url: '/v2/user', key: t.apiKey }), 401);
+        await expect.poll(async () => (await svc().inject({ method: 'GET', url: '/v2/user', key: t.apiKey }, otherProcess)).status, { timeout: 5000 }).toBe(401);
+        expect((await svc().inject({ method: 'GET', url: '/v2/user', key: rotated.body.api_key }, otherProcess)).status).toBe(200);
+      } finally {
+        await otherProcess.close();
+        await second?.close();
+      }
     });
 
     it('answers 404 for an unknown team and 422 for a malformed team id or body', async () => {

@@ -53,6 +53,8 @@ export class ServiceHarness {
     readonly kind: StoreKind,
     readonly store: Store<ServiceSchema>,
     readonly app: FastifyInstance,
+    /** Where a second store on the same data can connect (PostgreSQL), as another process would. */
+    readonly database?: TestDatabase,
   ) {}
 
   get db(): Database<ServiceSchema> {
@@ -61,7 +63,7 @@ export class ServiceHarness {
 
   /** Another app on the same store, as after a restart (or with other options). */
   async buildApp(opts: { adminToken?: string; readers?: ReaderPool } = { adminToken: ADMIN_TOKEN }): Promise<FastifyInstance> {
-    const app = await buildServiceApp({ db: this.store.db, adminToken: opts.adminToken, readers: opts.readers });
+    const app = await buildServiceApp({ db: this.store.db, notifications: this.store.notifications, adminToken: opts.adminToken, readers: opts.readers });
     await app.ready();
     this.extraApps.push(app);
     return app;
@@ -168,9 +170,9 @@ export function useService(kind: StoreKind): () => ServiceHarness {
   beforeAll(async () => {
     const opened = await openTestStore(kind);
     database = opened.database;
-    const app = await buildServiceApp({ db: opened.store.db, adminToken: ADMIN_TOKEN });
+    const app = await buildServiceApp({ db: opened.store.db, notifications: opened.store.notifications, adminToken: ADMIN_TOKEN });
     await app.ready();
-    harness = new ServiceHarness(kind, opened.store, app);
+    harness = new ServiceHarness(kind, opened.store, app, opened.database);
   });
   afterAll(async () => {
     await harness?.close();

@@ -81,6 +81,8 @@ export function adminRoutes(adminToken: string | undefined): FastifyPluginAsyncZ
       },
       handler: async (req, reply) => {
         const r = await rotateApiKey(app.db, req.params.team_id, req.body?.revoke_previous ?? true);
+        // The announcement reaches this process too, a moment later: no request in between may pass on a revoked key.
+        if (r.revoked > 0) app.apiKeys.clear();
         return reply.status(201).send({ team_id: r.teamId, api_key: r.apiKey, revoked_keys: r.revoked });
       },
     });

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../store/db';
 import { apiKeys, teams, type ServiceSchema } from '../db/schema';
+import { announceApiKeyChange } from './apiKeyCache';
 import { NotFound } from './errors';
 
 type Db = Database<ServiceSchema>;
@@ -36,6 +37,7 @@ export async function rotateApiKey(db: Db, teamId: string, revokePrevious: boole
         .where(and(eq(apiKeys.teamId, teamId), isNull(apiKeys.revokedAt)))
         .returning({ id: apiKeys.id });
       revoked = rows.length;
+      await announceApiKeyChange(tx, teamId);
     }
     const apiKey = generateApiKey();
     await tx.insert(apiKeys).values({ teamId, keyHash: hashApiKey(apiKey), keyPrefix: apiKey.slice(0, 8) });
@@ -44,10 +46,14 @@ export async function rotateApiKey(db: Db, teamId: string, revokePrevious: boole
 }
 
 export async function teamIdForApiKey(db: Db, key: string): Promise<string | null> {
+  return teamIdForKeyHash(db, hashApiKey(key));
+}
+
+export async function teamIdForKeyHash(db: Db, keyHash: string): Promise<string | null> {
   const [row] = await db
     .select({ teamId: apiKeys.teamId })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
     .limit(1);
   return row?.teamId ?? null;
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { teamIdForApiKey } from '../domain/teams';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,7 +17,7 @@ async function apiKeyAuth(app: FastifyInstance) {
     if (typeof key !== 'string' || key.length === 0) {
       return reply.status(401).send({ detail: `Missing ${API_KEY_HEADER} header` });
     }
-    const teamId = key.length <= 200 ? await teamIdForApiKey(app.db, key) : null;
+    const teamId = key.length <= 200 ? await app.apiKeys.teamIdFor(key) : null;
     if (!teamId) return reply.status(401).send({ detail: 'Invalid API key' });
     request.teamId = teamId;
   });

@@ -1,0 +1,75 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../store/db';
+import type { Notifications } from '../../store/notify';
+import type { ServiceSchema } from '../db/schema';
+import { hashApiKey, teamIdForKeyHash } from './teams';
+
+type Db = Database<ServiceSchema>;
+
+/** Told on every change to the API keys (rotation, revocation), by whichever process made it. */
+export const API_KEYS_CHANNEL = 'labdesk_api_keys';
+
+/** Inside the transaction that revokes or rotates keys: every process drops its cached keys at commit. */
+export async function announceApiKeyChange(tx: Db, teamId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_notify(${API_KEYS_CHANNEL}, ${teamId})`);
+}
+
+export interface ApiKeyCacheOptions {
+  /** How long a key found valid is trusted without asking the store (a safety net: revocation is announced). */
+  ttlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+/**
+ * Which team an API key belongs to, remembered in the process for a short while: every request
+ * would otherwise start with a query. Revocation stays instant: a rotation announces itself on
+ * LISTEN/NOTIFY (`announceApiKeyChange`), and every process — this one included — forgets all its
+ * keys at once; when the notification connection was lost and re-made, they forget too. Without a
+ * notification channel nothing is cached. Only the SHA-256 of a key is kept, as in the store, and
+ * only keys found valid: an unknown key always asks the store, so a new key works at once.
+ */
+export class ApiKeyCache {
+  private readonly entries = new Map<string, { teamId: string; until: number }>();
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+  private generation = 0;
+
+  private constructor(
+    private readonly db: Db,
+    private readonly enabled: boolean,
+    opts: ApiKeyCacheOptions,
+  ) {
+    this.ttlMs = opts.ttlMs ?? 30_000;
+    this.maxEntries = opts.maxEntries ?? 10_000;
+    this.now = opts.now ?? Date.now;
+  }
+
+  static async create(db: Db, notifications: Notifications | undefined, opts: ApiKeyCacheOptions = {}) {
+    const cache = new ApiKeyCache(db, notifications !== undefined, opts);
+    const unlisten = notifications ? await notifications.listen(API_KEYS_CHANNEL, () => cache.clear()) : () => {};
+    return Object.assign(cache, { close: unlisten });
+  }
+
+  clear() {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  async teamIdFor(key: string): Promise<string | null> {
+    const hash = hashApiKey(key);
+    const hit = this.entries.get(hash);
+    if (hit && hit.until > this.now()) return hit.teamId;
+    // A revocation announced while the store was being asked must not be undone by this answer.
+    const generation = this.generation;
+    const teamId = await teamIdForKeyHash(this.db, hash);
+    if (teamId && this.enabled && generation === this.generation) {
+      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(hash, { teamId, until: this.now() + this.ttlMs });
+    } else if (!teamId) {
+      this.entries.delete(hash);
+    }
+    return teamId;
+  }
+}
