@@ -1,4 +1,5 @@
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
+import { prepared } from '../../store/prepared';
 import type { CreateUserBody, PatchUserBody, User } from '../../contract';
 import type { Database } from '../../store/db';
 import { connectedSources, providers, users, type ServiceSchema } from '../db/schema';
@@ -12,28 +13,52 @@ const API_SOURCE = 'manual';
 
 const iso = (d: Date) => d.toISOString();
 
-async function sourcesFor(db: Db, userIds: string[], origin: string) {
-  const bySource = new Map<string, User['connected_sources']>();
-  if (userIds.length === 0) return bySource;
-  const rows = await db
-    .select({
-      userId: connectedSources.userId,
-      createdOn: connectedSources.createdOn,
-      slug: providers.slug,
-      name: providers.name,
-      logo: providers.logo,
-    })
-    .from(connectedSources)
-    .innerJoin(providers, eq(providers.slug, connectedSources.providerSlug))
-    .where(inArray(connectedSources.userId, userIds))
-    .orderBy(asc(connectedSources.createdOn), asc(providers.slug));
-  for (const r of rows) {
+interface SourceJson {
+  created_on: string;
+  slug: string;
+  name: string;
+  logo: string;
+}
+
+/** A user's connected sources as one JSON array, in the user's own row: no second round trip. */
+const sourcesJson = sql<SourceJson[]>`coalesce((
+  SELECT json_agg(json_build_object('created_on', ${connectedSources.createdOn}, 'slug', ${providers.slug}, 'name', ${providers.name}, 'logo', ${providers.logo})
+    ORDER BY ${connectedSources.createdOn}, ${providers.slug})
+  FROM ${connectedSources} JOIN ${providers} ON ${providers.slug} = ${connectedSources.providerSlug}
+  WHERE ${connectedSources.userId} = ${users.id}), '[]'::json)`;
+
+function presentSources(rows: SourceJson[], origin: string): User['connected_sources'] {
+  return rows.map((r) => {
     const provider = { name: r.name, slug: r.slug, logo: r.logo.startsWith('/') ? origin + r.logo : r.logo };
-    const list = bySource.get(r.userId) ?? [];
-    list.push({ provider, created_on: iso(r.createdOn), source: provider });
-    bySource.set(r.userId, list);
-  }
-  return bySource;
+    return { provider, created_on: iso(new Date(r.created_on)), source: provider };
+  });
+}
+
+const withSources = { ...getTableColumns(users), sources: sourcesJson };
+
+/** The prepared reads of users (server/store/prepared.ts), one round trip each. */
+function userQueries(db: Db) {
+  return prepared(db, 'users', () => ({
+    page: db
+      .select({ ...withSources, total: sql<number>`count(*) OVER ()`.mapWith(Number) })
+      .from(users)
+      .where(eq(users.teamId, sql.placeholder('teamId')))
+      .orderBy(asc(users.createdOn), asc(users.id))
+      .offset(sql.placeholder('offset'))
+      .limit(sql.placeholder('limit'))
+      .prepare('users_page'),
+    count: db.select({ n: count() }).from(users).where(eq(users.teamId, sql.placeholder('teamId'))).prepare('users_count'),
+    byId: db
+      .select(withSources)
+      .from(users)
+      .where(and(eq(users.teamId, sql.placeholder('teamId')), eq(users.id, sql.placeholder('userId'))))
+      .prepare('users_by_id'),
+    byClientId: db
+      .select(withSources)
+      .from(users)
+      .where(and(eq(users.teamId, sql.placeholder('teamId')), eq(users.clientUserId, sql.placeholder('clientUserId'))))
+      .prepare('users_by_client_id'),
+  }));
 }
 
 function toClientFacing(row: UserRow, sources: User['connected_sources']): User {
@@ -62,28 +87,17 @@ function toClientFacing(row: UserRow, sources: User['connected_sources']): User 
   };
 }
 
-async function present(db: Db, rows: UserRow[], origin: string): Promise<User[]> {
-  const sources = await sourcesFor(
-    db,
-    rows.map((r) => r.id),
-    origin,
-  );
-  return rows.map((r) => toClientFacing(r, sources.get(r.id) ?? []));
+function present(row: UserRow & { sources: SourceJson[] }, origin: string): User {
+  return toClientFacing(row, presentSources(row.sources, origin));
 }
 
 /** Users in creation order (ties broken by id), so offsets are stable while users are added. */
 export async function listUsers(db: Db, teamId: string, offset: number, limit: number, origin: string) {
-  const [rows, [totalRow]] = await Promise.all([
-    db
-      .select()
-      .from(users)
-      .where(eq(users.teamId, teamId))
-      .orderBy(asc(users.createdOn), asc(users.id))
-      .offset(offset)
-      .limit(limit),
-    db.select({ n: count() }).from(users).where(eq(users.teamId, teamId)),
-  ]);
-  return { users: await present(db, rows, origin), total: totalRow?.n ?? 0, offset, limit };
+  const queries = userQueries(db);
+  const rows = await queries.page.execute({ teamId, offset, limit });
+  // The page carries the team's total (a window over all its users); past the end there is no row to carry it.
+  const total = rows[0]?.total ?? (offset === 0 ? 0 : ((await queries.count.execute({ teamId }))[0]?.n ?? 0));
+  return { users: rows.map((r) => present(r, origin)), total, offset, limit };
 }
 
 /** The team's user row, or 404: another team's user is answered exactly like an unknown one. */
@@ -97,17 +111,15 @@ export async function findUserRow(db: Db, teamId: string, userId: string): Promi
 }
 
 export async function getUser(db: Db, teamId: string, userId: string, origin: string): Promise<User> {
-  const row = await findUserRow(db, teamId, userId);
-  return (await present(db, [row], origin))[0]!;
+  const [row] = await userQueries(db).byId.execute({ teamId, userId });
+  if (!row) throw new NotFound('User');
+  return present(row, origin);
 }
 
 export async function resolveUser(db: Db, teamId: string, clientUserId: string, origin: string): Promise<User> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.teamId, teamId), eq(users.clientUserId, clientUserId)));
+  const [row] = await userQueries(db).byClientId.execute({ teamId, clientUserId });
   if (!row) throw new NotFound('User');
-  return (await present(db, [row], origin))[0]!;
+  return present(row, origin);
 }
 
 function duplicate(clientUserId: string, existing: UserRow) {
