@@ -59,16 +59,20 @@ const ICU_ONLY_ZONES = new Set(
  * that this runtime's tz database knows. Offsets like "+02:00" and abbreviations are refused.
  */
 export function isIanaTimeZone(id: string): boolean {
+  if (KNOWN_ZONES.has(id)) return true;
   if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(id)) return false;
   const lower = id.toLowerCase();
   if (ICU_ONLY_ZONES.has(lower) || lower.startsWith('systemv/')) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: id });
-    return true;
   } catch {
     return false;
   }
+  // Valid ids are a bounded set (the tz database's, in their spellings): asking Intl once each is enough.
+  if (KNOWN_ZONES.size < 10_000) KNOWN_ZONES.add(id);
+  return true;
 }
+const KNOWN_ZONES = new Set<string>();
 export const IanaTimeZone = z
   .string()
   .max(64)

@@ -1,6 +1,39 @@
+/**
+ * Building an Intl.DateTimeFormat costs ~50 times more than using one, and availability alone asks
+ * for thousands of offsets: one formatter per zone and purpose, kept (zones are a bounded set; an
+ * invalid zone throws before it is kept).
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = make()));
+  return f;
+}
+
+/**
+ * Offsets change only at transitions, which since 1970 every zone of the tz database makes on a quarter hour:
+ * the offset of a quarter hour is remembered (bounded; dropped whole when full).
+ */
+const QUARTER_HOUR_MS = 15 * 60_000;
+const offsets = new Map<string, number>();
+const MAX_OFFSETS = 100_000;
+
 /** UTC offset in seconds (east positive) of an IANA zone at an instant. */
 export function zoneOffsetSeconds(zone: string, at: Date): number {
-  const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+  // Before 1970 some zones still kept local mean time, whose transitions fall on odd seconds.
+  if (at.getTime() < 0) return readZoneOffsetSeconds(zone, at);
+  const key = `${zone}|${Math.floor(at.getTime() / QUARTER_HOUR_MS)}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    offset = readZoneOffsetSeconds(zone, at);
+    if (offsets.size >= MAX_OFFSETS) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+
+function readZoneOffsetSeconds(zone: string, at: Date): number {
+  const part = formatter(`offset|${zone}`, () => new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }))
     .formatToParts(at)
     .find((p) => p.type === 'timeZoneName')?.value;
   const m = /GMT([+-])(\d{2}):?(\d{2})?/.exec(part ?? '');
@@ -21,7 +54,7 @@ export function wallTimeToInstant(zone: string, wallMs: number): Date {
 
 /** The calendar date (YYYY-MM-DD) an instant falls on in a zone. */
 export function localDate(zone: string, at: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  return formatter(`date|${zone}`, () => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })).format(at);
 }
 
 /**
