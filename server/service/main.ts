@@ -11,7 +11,7 @@ import { seedStore } from './seed/seedProcess';
 import { fork } from 'node:child_process';
 import { nodeEntry, repoPath } from '../lib/entries';
 import { ensureWebhookDispatcher } from './webhooks/dispatcher';
-import { WEBHOOK_DELIVER_KIND } from './webhooks/kinds';
+import { WEBHOOK_DELIVER_KIND, WEBHOOK_DISPATCH_KIND } from './webhooks/kinds';
 import { PARSE_JOB_KIND } from './domain/parsingJobs/create';
 import { parsePerTeam, ReaderPool } from './sandbox/readerPool';
 
@@ -45,16 +45,24 @@ async function main() {
   const handlers = jobHandlers(store.db, { webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS }, parse: readers.parse });
   const onError = (kind: string, err: unknown) =>
     app.log.warn({ kind, err: safeError(err) }, 'background job failed');
-  const worker = new JobWorker(store.db, handlers, { onError, excludeKinds: [WEBHOOK_DELIVER_KIND, PARSE_JOB_KIND] });
+  // Each worker sleeps until its next job is due and is woken by the store when one is enqueued
+  // (LISTEN/NOTIFY): an idle service asks the store nothing for a minute at a time.
+  const { notifications } = store;
+  const worker = new JobWorker(store.db, handlers, {
+    onError,
+    notifications,
+    excludeKinds: [WEBHOOK_DELIVER_KIND, PARSE_JOB_KIND],
+    onDemandKinds: [WEBHOOK_DISPATCH_KIND],
+  });
   // Webhook attempts wait on receivers (up to 10 s each): workers of their own, so a slow receiver
   // never holds up a booking or the order lifecycle, and one hanging receiver not every delivery.
-  const webhookWorkers = Array.from({ length: 2 }, () => new JobWorker(store.db, handlers, { onError, kinds: [WEBHOOK_DELIVER_KIND], batchSize: 5 }));
+  const webhookWorkers = Array.from({ length: 2 }, () => new JobWorker(store.db, handlers, { onError, notifications, kinds: [WEBHOOK_DELIVER_KIND], batchSize: 5 }));
   // One parse worker per reader, claiming fairly across teams: a team holds at most half of them,
   // so another team's report starts at once beside a backlog. The lease outlasts the reader's own
   // time limit, so a restart picks an interrupted parse up again.
   const parseWorkers = Array.from(
     { length: readers.size },
-    () => new JobWorker(store.db, handlers, { onError, kinds: [PARSE_JOB_KIND], leaseMs: 10 * 60_000, fair: { perKey: parsePerTeam(readers.size) } }),
+    () => new JobWorker(store.db, handlers, { onError, notifications, kinds: [PARSE_JOB_KIND], leaseMs: 10 * 60_000, fair: { perKey: parsePerTeam(readers.size) } }),
   );
   app.addHook('onClose', () => readers.close());
   for (const w of [worker, ...webhookWorkers, ...parseWorkers]) {

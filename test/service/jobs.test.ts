@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { jobs, serviceSchema, type ServiceSchema } from '../../server/service/db/schema';
 import { openStore, type Database, type Store } from '../../server/store/db';
-import { backoffMs, enqueueJob, JobWorker, type JobContext, type JobHandler } from '../../server/service/jobs/queue';
+import { backoffMs, demandJob, enqueueJob, JobWorker, type JobContext, type JobHandler } from '../../server/service/jobs/queue';
 import { migrationsFolder, openTestStore, storeKinds, type TestDatabase } from './harness';
 
 const past = () => new Date(Date.now() - 1000);
@@ -357,6 +357,100 @@ describe.each(storeKinds)('JobWorker (%s)', (kind) => {
       expect(held.started).toEqual(['team-b']);
       for (const done of held.release.values()) done();
       expect((await Promise.all(runs)).reduce((a, b) => a + b, 0)).toBe(1);
+    });
+  });
+
+  describe('sleeping until work is due (LISTEN/NOTIFY)', () => {
+    /** The store as the worker sees it, counting the statements the worker sends. */
+    const counting = () => {
+      const counter = { statements: 0 };
+      const proxy = new Proxy(db, {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver) as unknown;
+          if (prop === 'execute' || prop === 'transaction') {
+            return (...args: unknown[]) => {
+              counter.statements++;
+              return (value as (...a: unknown[]) => unknown).apply(target, args);
+            };
+          }
+          return value;
+        },
+      });
+      return { db: proxy, counter };
+    };
+
+    it('runs a job enqueued while it sleeps at once, and one enqueued for later when it falls due, asking the store nothing in between', async () => {
+      const ran: { id: number; at: number }[] = [];
+      const { db: watched, counter } = counting();
+      const worker = new JobWorker(watched, { 'test.wake': async (_p, ctx) => void ran.push({ id: ctx.jobId, at: Date.now() }) }, {
+        notifications: store.notifications,
+        idleMs: 60_000,
+      });
+      worker.start();
+      try {
+        await expect.poll(() => counter.statements).toBeGreaterThanOrEqual(2); // first look, then asleep
+        const asleep = counter.statements;
+        await new Promise((r) => setTimeout(r, 1500));
+        // A polling worker would have looked three times by now.
+        expect(counter.statements).toBe(asleep);
+
+        const now = await enqueueJob(db, 'test.wake', {});
+        await expect.poll(() => ran.map((r) => r.id), { timeout: 5000 }).toEqual([now]);
+
+        const dueAt = Date.now() + 1500;
+        const later = await enqueueJob(db, 'test.wake', {}, { runAt: new Date(dueAt) });
+        await expect.poll(() => ran.map((r) => r.id), { timeout: 10_000 }).toEqual([now, later]);
+        expect(ran[1]!.at).toBeGreaterThanOrEqual(dueAt - 50);
+      } finally {
+        await worker.stop();
+      }
+    });
+
+    it('pulls an on-demand job forward when asked, and again after a run that was busy when asked', async () => {
+      let runs = 0;
+      let release = () => {};
+      const handler: JobHandler = async () => {
+        runs++;
+        if (runs === 1) await new Promise<void>((r) => (release = r));
+        return { retryAt: new Date(Date.now() + 3_600_000) };
+      };
+      await enqueue('test.recurring', {}, { runAt: past() });
+      const worker = new JobWorker(db, { 'test.recurring': handler }, { notifications: store.notifications, onDemandKinds: ['test.recurring'] });
+      worker.start();
+      try {
+        await expect.poll(() => runs).toBe(1); // running, and holding on
+        await db.transaction((tx) => demandJob(tx, 'test.recurring'));
+        await new Promise((r) => setTimeout(r, 300));
+        release();
+        // Its own run rescheduled it an hour ahead, but the demand made while it ran is served after it.
+        await expect.poll(() => runs, { timeout: 5000 }).toBe(2);
+        await db.transaction((tx) => demandJob(tx, 'test.recurring'));
+        await expect.poll(() => runs, { timeout: 5000 }).toBe(3);
+        // A demand rolled back is never heard.
+        await db.transaction(async (tx) => {
+          await demandJob(tx, 'test.recurring');
+          tx.rollback();
+        }).catch(() => {});
+        await new Promise((r) => setTimeout(r, 1000));
+        expect(runs).toBe(3);
+      } finally {
+        await worker.stop();
+      }
+    });
+
+    it.runIf(kind === 'postgres')('wakes a worker of another process when a job is enqueued there', async () => {
+      const other = await openStore({ part: 'service', schema: serviceSchema, migrationsFolder, databaseUrl: database.databaseUrl });
+      const ran: number[] = [];
+      const worker = new JobWorker(other.db, { 'test.remote': async (_p, ctx) => void ran.push(ctx.jobId) }, { notifications: other.notifications, idleMs: 60_000 });
+      worker.start();
+      try {
+        await new Promise((r) => setTimeout(r, 500));
+        const id = await enqueueJob(db, 'test.remote', {});
+        await expect.poll(() => ran, { timeout: 5000 }).toEqual([id]);
+      } finally {
+        await worker.stop();
+        await other.close();
+      }
     });
   });
 });

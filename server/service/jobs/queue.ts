@@ -2,7 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { safeError } from '../../lib/logging';
+import type { Notifications } from '../../store/notify';
 import { jobs } from '../db/schema';
+
+/**
+ * Told, at commit, of every job enqueued (payload: its kind) and of work waiting for an on-demand
+ * job (payload `demand:<kind>`, e.g. a webhook event for the dispatcher). Workers sleep until their
+ * next job is due and wake on it, instead of polling.
+ */
+export const JOBS_CHANNEL = 'labdesk_jobs';
+const DEMAND = 'demand:';
+
+/** Inside the caller's transaction: an on-demand job (one that reschedules itself) should run now. */
+export async function demandJob(db: Db, kind: string): Promise<void> {
+  await db.execute(sql`SELECT pg_notify(${JOBS_CHANNEL}, ${DEMAND + kind})`);
+}
 
 // Any drizzle database or transaction over a schema with the jobs table.
 type Db = PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
@@ -31,7 +45,13 @@ export async function enqueueJob(db: Db, kind: string, payload: Record<string, u
     .insert(jobs)
     .values({ kind, payload, runAt: opts.runAt ?? new Date(), maxAttempts: opts.maxAttempts ?? 10, fairKey: opts.fairKey ?? null })
     .returning({ id: jobs.id });
+  await announceJobsDue(db, kind);
   return row!.id;
+}
+
+/** Inside the caller's transaction, after making jobs of a kind due (or due sooner) other than by enqueueing them. */
+export async function announceJobsDue(db: Db, kind: string): Promise<void> {
+  await db.execute(sql`SELECT pg_notify(${JOBS_CHANNEL}, ${kind})`);
 }
 
 interface ClaimedJob {
@@ -43,7 +63,17 @@ interface ClaimedJob {
 }
 
 export interface JobWorkerOptions {
+  /**
+   * The store's LISTEN/NOTIFY: the worker sleeps until its next job is due (at most `idleMs`) and
+   * wakes when one is enqueued. Without it, it polls every `pollMs`.
+   */
+  notifications?: Notifications;
+  /** Without notifications, how often to look for due jobs; with them, how soon to look again when due work could not be claimed (leased elsewhere, a team at its cap). */
   pollMs?: number;
+  /** Longest sleep with notifications: a safety net for a notification lost with its connection. */
+  idleMs?: number;
+  /** Jobs that reschedule themselves and are pulled forward when `demandJob` asks for them. */
+  onDemandKinds?: readonly string[];
   leaseMs?: number;
   batchSize?: number;
   /** Only these kinds (e.g. a worker of its own for long parses)... */
@@ -67,7 +97,6 @@ export function backoffMs(attempt: number, random = Math.random): number {
 
 /** Leases due jobs and runs their handlers; a job whose lease ran out (crashed worker) is picked up again. */
 export class JobWorker {
-  private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private stopped = true;
   readonly workerId = `w-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -80,28 +109,114 @@ export class JobWorker {
 
   start() {
     this.stopped = false;
-    const tick = async () => {
-      if (this.stopped) return;
-      this.running = this.runDueOnce().catch((err) => this.opts.onError?.('poll', err));
-      await this.running;
-      if (!this.stopped) this.timer = setTimeout(tick, this.opts.pollMs ?? 500);
-    };
-    this.timer = setTimeout(tick, 0);
+    this.loop = this.runLoop().catch((err) => this.opts.onError?.('poll', err));
   }
 
   async stop() {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    this.wakeUp();
+    await this.loop;
+  }
+
+  private loop: Promise<unknown> | null = null;
+  private wake: (() => void) | null = null;
+  private woken = false;
+  private readonly demanded = new Set<string>();
+
+  private wakeUp() {
+    this.woken = true;
+    this.wake?.();
+  }
+
+  private handles(kind: string): boolean {
+    return this.opts.kinds ? this.opts.kinds.includes(kind) : !this.opts.excludeKinds?.includes(kind);
+  }
+
+  private onNotice(payload: string) {
+    if (payload === '') return this.wakeUp(); // the channel was re-made: anything may have happened
+    const demand = payload.startsWith(DEMAND) ? payload.slice(DEMAND.length) : null;
+    if (demand !== null) {
+      if (this.opts.onDemandKinds?.includes(demand) && this.handles(demand)) {
+        this.demanded.add(demand);
+        this.wakeUp();
+      }
+    } else if (this.handles(payload)) {
+      this.wakeUp();
+    }
+  }
+
+  private async runLoop() {
+    const { notifications } = this.opts;
+    const unlisten = notifications ? await notifications.listen(JOBS_CHANNEL, (p) => this.onNotice(p)) : undefined;
+    try {
+      while (!this.stopped) {
+        this.woken = false;
+        let ran = 0;
+        this.running = (async () => {
+          await this.pullDemandedForward();
+          ran = await this.runDueOnce();
+        })().catch((err) => this.opts.onError?.('poll', err));
+        await this.running;
+        if (this.stopped) break;
+        if (ran > 0) continue;
+        const waitMs = notifications ? await this.untilNextDue().catch(() => this.opts.pollMs ?? 500) : (this.opts.pollMs ?? 500);
+        await this.sleep(waitMs);
+      }
+    } finally {
+      unlisten?.();
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.woken || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  /** A demanded on-demand job runs now, unless it is running (the demand stays for after its run). */
+  private async pullDemandedForward() {
+    for (const kind of [...this.demanded]) {
+      const result = await this.db.execute(sql`WITH live AS (
+          SELECT id, locked_until IS NOT NULL AND locked_until >= now() AS leased FROM ${jobs}
+          WHERE kind = ${kind} AND done_at IS NULL AND failed_at IS NULL),
+        pulled AS (UPDATE ${jobs} SET run_at = now() WHERE id IN (SELECT id FROM live WHERE NOT leased) RETURNING id)
+        SELECT (SELECT count(*) FROM live WHERE leased) AS leased, (SELECT count(*) FROM pulled) AS pulled`);
+      const row = (result as unknown as { rows: { leased: string | number }[] }).rows[0];
+      if (Number(row?.leased ?? 0) === 0) this.demanded.delete(kind);
+    }
+  }
+
+  /** Milliseconds until this worker's next job is due (or its lease runs out), between pollMs and idleMs. */
+  private async untilNextDue(): Promise<number> {
+    const pollMs = this.opts.pollMs ?? 500;
+    const idleMs = this.opts.idleMs ?? 60_000;
+    if (this.demanded.size > 0) return pollMs; // a demanded job is still running
+    const result = await this.db.execute(sql`SELECT extract(epoch FROM (min(greatest(run_at, coalesce(locked_until, run_at))) - now())) * 1000 AS ms
+      FROM ${jobs} WHERE done_at IS NULL AND failed_at IS NULL ${this.kindFilter()}`);
+    const ms = (result as unknown as { rows: { ms: string | number | null }[] }).rows[0]?.ms;
+    if (ms === null || ms === undefined) return idleMs;
+    // Due now but not claimed: leased by a live worker elsewhere or held back by fairness; look again soon.
+    return Math.min(idleMs, Math.max(pollMs, Math.ceil(Number(ms))));
+  }
+
+  private kindFilter(): SQL {
+    const { kinds, excludeKinds } = this.opts;
+    if (kinds) return kinds.length ? sql`AND kind IN (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})` : sql`AND false`;
+    return excludeKinds?.length ? sql`AND kind NOT IN (${sql.join(excludeKinds.map((k) => sql`${k}`), sql`, `)})` : sql``;
   }
 
   /** Claims and runs every job due now (up to the batch size); returns how many ran. */
   async runDueOnce(): Promise<number> {
     const leaseSeconds = Math.ceil((this.opts.leaseMs ?? 60_000) / 1000);
-    const { kinds, excludeKinds } = this.opts;
+    const { kinds } = this.opts;
     if (kinds && kinds.length === 0) return 0;
-    const onlyKinds = kinds ? sql`AND kind IN (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})` : sql``;
-    const notKinds = excludeKinds?.length ? sql`AND kind NOT IN (${sql.join(excludeKinds.map((k) => sql`${k}`), sql`, `)})` : sql``;
     const claim = sql`UPDATE ${jobs} SET locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${this.workerId},
         attempts = attempts + 1, claimed_at = now()`;
     const returning = sql`RETURNING id, kind, payload, attempts, max_attempts, run_at`;
@@ -111,7 +226,7 @@ export class JobWorker {
       WHERE id IN (
         SELECT id FROM ${jobs}
         WHERE done_at IS NULL AND failed_at IS NULL AND run_at <= now()
-          AND (locked_until IS NULL OR locked_until < now()) ${onlyKinds} ${notKinds}
+          AND (locked_until IS NULL OR locked_until < now()) ${this.kindFilter()}
         ORDER BY run_at, id
         LIMIT ${this.opts.batchSize ?? 10}
         FOR UPDATE SKIP LOCKED)

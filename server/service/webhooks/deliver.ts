@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { WEBHOOK_MAX_ATTEMPTS } from '../../contract';
 import type { Database } from '../../store/db';
-import type { JobContext } from '../jobs/queue';
+import { announceJobsDue, type JobContext } from '../jobs/queue';
 import { jobs, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, webhookOutbox, type ServiceSchema } from '../db/schema';
 import { postWebhook, type PostResult } from './http';
-import { DEFAULT_TIMEOUT_MS, type WebhookWorkerOptions } from './kinds';
+import { DEFAULT_TIMEOUT_MS, WEBHOOK_DELIVER_KIND, type WebhookWorkerOptions } from './kinds';
 import { nextAttemptAt } from './schedule';
 import { webhookHeaders } from './signing';
 
@@ -70,6 +70,7 @@ async function wakeFollowers(db: Db, d: Pick<Delivery, 'endpointId' | 'subject' 
     .update(jobs)
     .set({ runAt: sql`now()` })
     .where(and(inArray(jobs.id, followers), isNull(jobs.doneAt), isNull(jobs.failedAt)));
+  await announceJobsDue(db, WEBHOOK_DELIVER_KIND);
 }
 
 /**

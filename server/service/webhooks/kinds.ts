@@ -12,7 +12,7 @@ export interface WebhookWorkerOptions {
   allowPrivateUrls?: boolean;
   /** One attempt's time limit (connect, answer and body); default 10 s. */
   timeoutMs?: number;
-  /** How often the dispatcher looks for new events; default 1 s. */
+  /** How often the dispatcher looks for new events when nothing woke it; default 5 s (an event wakes it at once). */
   dispatchIntervalMs?: number;
   /** How often the dispatcher looks for pending deliveries that lost their job; default 60 s. */
   sweepIntervalMs?: number;
@@ -23,5 +23,5 @@ export interface WebhookWorkerOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_DISPATCH_INTERVAL_MS = 1000;
+export const DEFAULT_DISPATCH_INTERVAL_MS = 5000;
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
