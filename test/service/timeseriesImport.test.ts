@@ -122,6 +122,19 @@ describe.each(storeKinds)('bulk import of mindfulness minutes (%s)', (kind) => {
     expect((await svc().inject({ method: 'POST', url: URL_, payload: { points: sessions(userB, 1) } })).status).toBe(401);
   });
 
+  it('takes JSON Lines too (application/x-ndjson), with the same checks', async () => {
+    const lines = sessions(userB, 4, 500).map((p) => JSON.stringify(p));
+    const post = (payload: string) => svc().inject({ method: 'POST', url: URL_, key: team.apiKey, headers: { 'content-type': 'application/x-ndjson' }, payload });
+    const r = await post(`${lines.join('\n')}\n`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toEqual({ received: 4, imported: 4, skipped: 0 });
+    expect422(await post(`${lines[0]}\n{not json\n`), ['body', 'points', 1]);
+    const bad = sessions(userB, 2, 600);
+    bad[1]!.value = -3;
+    expect422(await post(bad.map((p) => JSON.stringify(p)).join('\n')), ['body', 'points', 1, 'value']);
+    expect(await readBack(userB)).toHaveLength(3 + TIMESERIES_IMPORT_MAX_POINTS + 4);
+  });
+
   it('is documented in the OpenAPI document with its schemas', async () => {
     const r = await svc().inject({ method: 'GET', url: '/openapi.json' });
     const op = r.body.paths[URL_]?.post;
