@@ -57,3 +57,47 @@ export const GroupedTimeseriesResponse = z.object({
 export type GroupedTimeseriesResponse = z.infer<typeof GroupedTimeseriesResponse>;
 
 export const TimeseriesParams = z.object({ user_id: Uuid });
+
+/**
+ * Bulk import of mindfulness sessions (a Labdesk extension, not part of the production interface):
+ * at most this many points per request; a larger file goes in several requests
+ * (`npm run import:timeseries` does that).
+ */
+export const TIMESERIES_IMPORT_MAX_POINTS = 10_000;
+/** Request bodies of the import route: 10,000 points of ~200 bytes, with room to spare. */
+export const TIMESERIES_IMPORT_BODY_LIMIT = 4 * 1024 * 1024;
+
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const Instant = z
+  .string()
+  .regex(INSTANT, 'must be an ISO-8601 date-time with Z or an offset')
+  .refine((s) => {
+    const ms = Date.parse(s);
+    return Number.isFinite(ms) && ms >= Date.parse('1900-01-01T00:00:00Z') && ms <= Date.parse('2200-01-01T00:00:00Z');
+  }, 'is not a valid date-time (years 1900-2199)');
+
+export const TimeseriesImportPoint = z
+  .object({
+    user_id: Uuid.describe('A user of the API key’s team'),
+    provider: z.string().regex(/^[a-z0-9_]{1,64}$/, 'must be a provider slug (a-z, 0-9, _; at most 64 characters)').describe('Provider slug, e.g. oura'),
+    source_type: z.string().regex(/^[a-z0-9_]{1,32}$/, 'must be a source type such as app, device or unknown').default('unknown').describe('app, device or unknown (default)'),
+    start: Instant.describe('Inclusive'),
+    end: Instant.describe('Exclusive; after start'),
+    value: z.number().finite().min(0).max(1_000_000).describe('Minutes in a mindful state'),
+    timezone_offset: z.number().int().min(-18 * 3600).max(18 * 3600).nullable().default(null).describe('UTC offset in seconds, east positive; null = unknown'),
+  })
+  .strict()
+  .refine((p) => Date.parse(p.end) > Date.parse(p.start), { message: 'end must be after start', path: ['end'] });
+export type TimeseriesImportPoint = z.infer<typeof TimeseriesImportPoint>;
+
+export const TimeseriesImportRequest = z.object({
+  points: z.array(TimeseriesImportPoint).min(1).max(TIMESERIES_IMPORT_MAX_POINTS),
+});
+export type TimeseriesImportRequest = z.infer<typeof TimeseriesImportRequest>;
+
+export const TimeseriesImportResponse = z.object({
+  received: z.number().int().describe('Points in the request'),
+  imported: z.number().int().describe('Points stored by this request'),
+  skipped: z.number().int().describe('Points already stored (same user, provider, source type and start), or repeated in the request'),
+});
+export type TimeseriesImportResponse = z.infer<typeof TimeseriesImportResponse>;

@@ -5,8 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * Where each process's code is. From the TypeScript sources, a process runs through tsx (tests,
- * `node --import tsx …`); `npm start` bundles each entry into `.build/` first (server/build.ts) and
- * runs them on plain Node: no loader thread and no transpiler in every process, ~40 MB less
+ * `node --import tsx …`); `npm start` bundles the supervisor (server/start.mjs), which bundles each
+ * entry into `.build/` (server/build.ts), and runs them all on plain Node: no loader thread and no transpiler in every process, ~40 MB less
  * resident memory each (bench/hostile.ts), and a faster start.
  *
  * Code inside a bundle cannot find files next to its source by `import.meta.url` (it is the

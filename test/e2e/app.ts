@@ -1,5 +1,5 @@
 /**
- * Starts Labdesk the way a user does (`node --import tsx server/main.ts`, i.e. `npm start`) on free
+ * Starts Labdesk the way a user does (`node server/start.mjs`, i.e. `npm start`) on free
  * ports with a fresh data directory, and stops it again. Used by the end-to-end suite.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -104,7 +104,7 @@ export async function startApp(credentials: AppCredentials, timeoutMs = 180_000)
     SESSION_SECRET: credentials.sessionSecret,
     LOG_LEVEL: 'warn',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['server/start.mjs'], {
     cwd: repoRoot,
     env,
     detached: true, // its own process group: stop() signals the supervisor and both parts together

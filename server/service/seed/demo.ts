@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import type { Database } from '../../store/db';
+import { unnestInsert } from '../../store/bulk';
 import { seededRandom, type Random } from '../../lib/random';
-import { wallTimeToInstant, zoneOffsetSeconds } from '../../lib/timezones';
+import { wallTimeToInstantWithOffset, zoneOffsetSeconds } from '../../lib/timezones';
 import { connectedSources, mindfulnessMinutes, settings, teams, users, type ServiceSchema } from '../db/schema';
 import { createTeam, hashApiKey, teamIdForApiKey } from '../domain/teams';
 import { apiKeys } from '../db/schema';
@@ -52,11 +54,33 @@ function clientUserId(rng: Random, i: number): string {
   }
 }
 
-type SessionRow = typeof mindfulnessMinutes.$inferInsert;
+/** Sessions as columns, ready for one set-based insert per batch (see store/bulk.ts). */
+class SessionColumns {
+  userId: string[] = [];
+  providerSlug: string[] = [];
+  sourceType: string[] = [];
+  startAt: Date[] = [];
+  endAt: Date[] = [];
+  value: number[] = [];
+  timezoneOffset: (number | null)[] = [];
+  get length() {
+    return this.userId.length;
+  }
+  insert() {
+    return unnestInsert(mindfulnessMinutes, [
+      { column: mindfulnessMinutes.userId, type: 'uuid', values: this.userId },
+      { column: mindfulnessMinutes.providerSlug, type: 'text', values: this.providerSlug },
+      { column: mindfulnessMinutes.sourceType, type: 'text', values: this.sourceType },
+      { column: mindfulnessMinutes.startAt, type: 'timestamptz', values: this.startAt },
+      { column: mindfulnessMinutes.endAt, type: 'timestamptz', values: this.endAt },
+      { column: mindfulnessMinutes.value, type: 'float8', values: this.value },
+      { column: mindfulnessMinutes.timezoneOffset, type: 'int4', values: this.timezoneOffset },
+    ]);
+  }
+}
 
 /** Six months of sessions of one source: habits, quiet weeks, morning/evening practice, a trip abroad. */
-function sessionsFor(rng: Random, userId: string, source: (typeof MINDFUL_SOURCES)[number], zone: string, days: number, now: Date): SessionRow[] {
-  const rows: SessionRow[] = [];
+function sessionsFor(rng: Random, out: SessionColumns, userId: string, source: (typeof MINDFUL_SOURCES)[number], zone: string, days: number, now: Date) {
   const habit = 0.25 + rng.next() * 0.6;
   const prefersMorning = rng.chance(0.55);
   const todayWall = Date.parse(new Date(now.getTime() + zoneOffsetSeconds(zone, now) * 1000).toISOString().slice(0, 10));
@@ -77,30 +101,27 @@ function sessionsFor(rng: Random, userId: string, source: (typeof MINDFUL_SOURCE
       const morning = s === 0 ? prefersMorning : !prefersMorning;
       const minuteOfDay = morning ? rng.int(5 * 60 + 30, 9 * 60) : rng.int(19 * 60, 23 * 60 + 30);
       const wall = todayWall - d * DAY + minuteOfDay * 60_000 + rng.int(0, 59) * 1000;
-      const start = wallTimeToInstant(dayZone, wall);
+      const { instant: start, offsetSeconds } = wallTimeToInstantWithOffset(dayZone, wall);
       if (start.getTime() > now.getTime()) continue;
       const minutes = rng.pick([3, 5, 5, 8, 10, 10, 10, 12, 15, 15, 20, 25, 30]) + (rng.chance(0.3) ? 0.5 : 0);
-      rows.push({
-        userId,
-        providerSlug: source.slug,
-        sourceType: source.type,
-        startAt: start,
-        endAt: new Date(start.getTime() + minutes * 60_000),
-        value: minutes,
-        timezoneOffset: source.withOffset ? zoneOffsetSeconds(dayZone, start) : null,
-      });
+      out.userId.push(userId);
+      out.providerSlug.push(source.slug);
+      out.sourceType.push(source.type);
+      out.startAt.push(start);
+      out.endAt.push(new Date(start.getTime() + minutes * 60_000));
+      out.value.push(minutes);
+      out.timezoneOffset.push(source.withOffset ? offsetSeconds : null);
     }
   }
-  return rows;
 }
 
-async function insertInBatches(db: Db, rows: SessionRow[]) {
-  const BATCH = 4000;
-  for (let i = 0; i < rows.length; i += BATCH) await db.insert(mindfulnessMinutes).values(rows.slice(i, i + BATCH));
-}
+/** Sessions held before they are written: bounds the seed's memory (each batch is one statement). */
+const SESSION_BATCH = 50_000;
 
 /**
- * Seeds the demo team when the store has no team yet. Deterministic for a given seed and `now`.
+ * Seeds the demo team when the store has no team yet. Deterministic for a given seed and `now`
+ * (but for the random row ids). Set-based: the users, their sources and their sessions are
+ * generated first and written in one transaction, a few statements in all.
  * Returns the demo team id, or null when the store already had data.
  */
 export async function seedDemoIfEmpty(db: Db, opts: DemoSeedOptions): Promise<string | null> {
@@ -117,14 +138,26 @@ export async function seedDemoIfEmpty(db: Db, opts: DemoSeedOptions): Promise<st
   await ensureDemoLabAccounts(db, teamId);
 
   const userCount = opts.users ?? 300;
-  let sessions: SessionRow[] = [];
-  for (let i = 0; i < userCount; i++) {
-    const zone = rng.pick(ZONES);
-    const createdOn = new Date(now.getTime() - (days + 20) * DAY + (i / userCount) * (days + 10) * DAY + rng.int(0, 3_600_000));
-    const hasZone = rng.chance(0.85);
-    const [user] = await db
-      .insert(users)
-      .values({
+  await db.transaction(async (tx) => {
+    let people: (typeof users.$inferInsert)[] = [];
+    let sources: (typeof connectedSources.$inferInsert)[] = [];
+    let sessions = new SessionColumns();
+    // Users and sources first (the sessions refer to them), in one statement each per batch.
+    const flush = async () => {
+      if (people.length) await tx.insert(users).values(people);
+      if (sources.length) await tx.insert(connectedSources).values(sources);
+      if (sessions.length) await tx.execute(sessions.insert());
+      people = [];
+      sources = [];
+      sessions = new SessionColumns();
+    };
+    for (let i = 0; i < userCount; i++) {
+      const zone = rng.pick(ZONES);
+      const createdOn = new Date(now.getTime() - (days + 20) * DAY + (i / userCount) * (days + 10) * DAY + rng.int(0, 3_600_000));
+      const hasZone = rng.chance(0.85);
+      const userId = randomUUID();
+      people.push({
+        id: userId,
         teamId,
         clientUserId: clientUserId(rng, i),
         createdOn,
@@ -137,21 +170,16 @@ export async function seedDemoIfEmpty(db: Db, opts: DemoSeedOptions): Promise<st
         fallbackBirthDateSource: 'manual',
         fallbackBirthDateUpdatedAt: createdOn,
         ingestionStart: rng.chance(0.05) ? new Date(now.getTime() - 60 * DAY).toISOString().slice(0, 10) : null,
-      })
-      .returning({ id: users.id });
-    const sources = rng.shuffle(MINDFUL_SOURCES).slice(0, rng.int(2, 4));
-    await db.insert(connectedSources).values(
-      sources.map((s) => ({ userId: user!.id, providerSlug: s.slug, createdOn: new Date(createdOn.getTime() + rng.int(60_000, 5 * DAY)) })),
-    );
-    // Sessions start up to six months back, even for users created later (sources backfill history).
-    const effectiveZone = hasZone ? zone : 'UTC';
-    for (const s of sources) sessions.push(...sessionsFor(rng, user!.id, s, effectiveZone, days, now));
-    if (sessions.length > 20_000) {
-      await insertInBatches(db, sessions);
-      sessions = [];
+      });
+      const chosen = rng.shuffle(MINDFUL_SOURCES).slice(0, rng.int(2, 4));
+      sources.push(...chosen.map((s) => ({ userId, providerSlug: s.slug, createdOn: new Date(createdOn.getTime() + rng.int(60_000, 5 * DAY)) })));
+      // Sessions start up to six months back, even for users created later (sources backfill history).
+      const effectiveZone = hasZone ? zone : 'UTC';
+      for (const s of chosen) sessionsFor(rng, sessions, userId, s, effectiveZone, days, now);
+      if (sessions.length > SESSION_BATCH) await flush();
     }
-  }
-  await insertInBatches(db, sessions);
+    await flush();
+  });
   return teamId;
 }
 

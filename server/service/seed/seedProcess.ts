@@ -18,12 +18,14 @@ export async function seedStore(db: Store<ServiceSchema>['db'], demoApiKey: stri
   if (!demoApiKey) return;
   const started = Date.now();
   const seeded = await seedDemoIfEmpty(db, { apiKey: demoApiKey });
-  if (seeded) console.log(`service: seeded the demo team in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const usersDone = Date.now();
   const demoTeamId = await demoTeam(db);
   if (demoTeamId) {
     await seedDemoOrders(db, demoTeamId, seededRandom(20261121)); // once: only when the team has no orders
     await seedDemoLabReports(db, demoTeamId); // once: parsed in the background like any upload
   }
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  if (seeded) console.log(`service: seeded the demo team in ${s(Date.now() - started)} (users and sessions ${s(usersDone - started)}, orders and reports ${s(Date.now() - usersDone)})`);
 }
 
 /**
