@@ -1,6 +1,19 @@
+// Building an Intl.DateTimeFormat costs far more than formatting with one: one per zone, kept.
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function cached(formats: Map<string, Intl.DateTimeFormat>, zone: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
+  let format = formats.get(zone);
+  if (!format) {
+    format = make(); // throws RangeError for an unknown zone, as before; nothing is kept then
+    formats.set(zone, format);
+  }
+  return format;
+}
+
 /** UTC offset in seconds (east positive) of an IANA zone at an instant. */
 export function zoneOffsetSeconds(zone: string, at: Date): number {
-  const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+  const part = cached(offsetFormats, zone, () => new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }))
     .formatToParts(at)
     .find((p) => p.type === 'timeZoneName')?.value;
   const m = /GMT([+-])(\d{2}):?(\d{2})?/.exec(part ?? '');
@@ -21,7 +34,7 @@ export function wallTimeToInstant(zone: string, wallMs: number): Date {
 
 /** The calendar date (YYYY-MM-DD) an instant falls on in a zone. */
 export function localDate(zone: string, at: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  return cached(dateFormats, zone, () => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })).format(at);
 }
 
 /**
