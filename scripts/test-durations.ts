@@ -6,7 +6,9 @@
  *   node --import tsx scripts/test-durations.ts .tmp/t.json
  *
  * A file's duration is from its first test's start to its last test's end (its suites' set-up
- * included as well as the report allows); files of a project not in the report keep their figure.
+ * included as well as the report allows). A file that failed within a second (in its set-up) is not
+ * measured and keeps its figure, if any; one that failed later is measured as it ran (its order
+ * among the others is what matters).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +19,7 @@ interface Report {
     name: string;
     startTime: number;
     endTime: number;
+    status: string;
     assertionResults: { ancestorTitles: string[] }[];
   }[];
 }
@@ -39,6 +42,7 @@ function projectOf(file: string): string {
 
 const measured: Record<string, number> = {};
 for (const r of report.testResults) {
+  if (r.status !== 'passed' && r.endTime - r.startTime < 1000) continue;
   const file = path.relative(root, r.name).split(path.sep).join('/');
   measured[`${projectOf(file)}:${file}`] = Math.max(1, Math.round(r.endTime - r.startTime));
 }

@@ -106,11 +106,4 @@ export const durations: Record<string, number> = {
   'bff:server/config.test.ts': 61,
   'service:test/service/reader/ocrLines.test.ts': 53,
   'service:server/service/domain/results/missingResults.test.ts': 44,
-  'service:test/service/demoLabReports.test.ts': 1,
-  'service:test/service/orders-catalogue.test.ts': 1,
-  'ui:test/ui/appointments.test.tsx': 1,
-  'ui:test/ui/labCatalogue.test.tsx': 1,
-  'ui:test/ui/roles.test.tsx': 1,
-  'ui:test/ui/signIn.test.tsx': 1,
-  'ui:test/ui/users.test.tsx': 1,
 };
