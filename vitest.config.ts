@@ -1,6 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import LongestFirstSequencer from './test/support/sequencer';
+
+// Limits for what never comes, not for how long things take: on this 2-core machine a second suite
+// running beside this one can make a test take several times its quiet duration.
+const TEST_TIMEOUT = 120_000;
+const HOOK_TIMEOUT = 180_000;
+// The store templates suites copy instead of migrating and seeding (test/support/templates.ts).
+const STORE_TEMPLATES = ['test/support/storeTemplatesSetup.ts'];
 
 // Every answer the service gives in a test is also checked against its contract (zod) and against
 // what the compiled serializer wrote (server/service/plugins/compiledAnswers.ts). Set here, so the
@@ -13,14 +21,17 @@ export default defineConfig({
     // spend their time waiting on servers, the store and real-time polling: one worker more than
     // there are cores keeps both busy (615 s → 440 s for the suite here).
     maxWorkers: Math.max(2, availableParallelism() + 1),
+    // Longest files first, across projects (test/support/durations.ts), so none runs alone at the end.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
           name: 'service',
           environment: 'node',
           include: ['test/service/**/*.test.ts', 'server/service/**/*.test.ts', 'server/store/**/*.test.ts', 'server/contract/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          globalSetup: STORE_TEMPLATES,
+          testTimeout: TEST_TIMEOUT,
+          hookTimeout: HOOK_TIMEOUT,
         },
       },
       {
@@ -28,8 +39,9 @@ export default defineConfig({
           name: 'bff',
           environment: 'node',
           include: ['test/bff/**/*.test.ts', 'server/bff/**/*.test.ts', 'server/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 90_000,
+          globalSetup: STORE_TEMPLATES,
+          testTimeout: TEST_TIMEOUT,
+          hookTimeout: HOOK_TIMEOUT,
         },
       },
       {
@@ -39,7 +51,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['test/ui/**/*.test.tsx', 'src/**/*.test.tsx', 'src/**/*.test.ts'],
           setupFiles: ['test/ui/setup.ts'],
-          testTimeout: 30_000,
+          globalSetup: STORE_TEMPLATES,
+          testTimeout: TEST_TIMEOUT,
+          hookTimeout: HOOK_TIMEOUT,
         },
       },
       {

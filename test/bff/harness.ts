@@ -24,6 +24,7 @@ import { connectedSources, mindfulnessMinutes, serviceSchema, users, type Servic
 import { syncProviderCatalogue } from '../../server/service/domain/providers';
 import { createTeam } from '../../server/service/domain/teams';
 import { openStore, type Database, type Store } from '../../server/store/db';
+import { storeTemplate, type TemplateName } from '../support/templates';
 import { createTestDatabase as createDatabase, storeKinds, type StoreKind, type TestDatabase } from '../support/testDatabase';
 
 
@@ -40,18 +41,27 @@ export const UNKNOWN_UUID = '0b9e3c1a-5f2d-4e8b-9a7c-6d5e4f3a2b1c';
 // Databases
 
 
-/** The BFF's own store, migrated; `close` also drops a PostgreSQL test database. */
-export async function openBffStore(kind: StoreKind): Promise<{ store: Store<BffSchema>; close(): Promise<void> }> {
-  const database = await createTestDatabase(kind);
+/**
+ * The BFF's own store, migrated (a copy of this run's `bff` template, or of `bff-staff` for
+ * startBff); `close` also drops a PostgreSQL test database. `seeded` is the template's meta, or
+ * undefined when there was no template and the store was migrated here.
+ */
+export async function openBffStore(
+  kind: StoreKind,
+  templateName: 'bff' | 'bff-staff' = 'bff',
+): Promise<{ store: Store<BffSchema>; seeded: unknown; close(): Promise<void> }> {
+  const template = storeTemplate(templateName, kind);
+  const database = await createDatabase(kind, 'labdesk_bff', template?.postgresDatabase);
   let store: Store<BffSchema>;
   try {
-    store = await openStore({ part: 'bff', schema: bffSchema, migrationsFolder: bffMigrations, databaseUrl: database.databaseUrl, poolSize: 4 });
+    store = await openStore({ part: 'bff', schema: bffSchema, migrationsFolder: bffMigrations, databaseUrl: database.databaseUrl, poolSize: 4, template: template?.template });
   } catch (err) {
     await database.drop();
     throw err;
   }
   return {
     store,
+    seeded: template?.meta,
     close: async () => {
       await store.close();
       await database.drop();
@@ -101,18 +111,35 @@ export interface ServiceFixture {
 
 let userClock = Date.parse('2026-01-05T09:00:00Z');
 
-export async function startService(): Promise<ServiceFixture> {
-  const store = await openStore({ part: 'service', schema: serviceSchema, migrationsFolder: serviceMigrations });
-  const db = store.db;
-  await syncProviderCatalogue(db);
+/** The two teams of startService's store. */
+export async function seedServiceTeams(db: Database<ServiceSchema>): Promise<{ team: Team; otherTeam: Team }> {
   const team = await createTeam(db, 'BFF test team');
   const otherTeam = await createTeam(db, 'Another team');
+  return { team, otherTeam };
+}
+
+/**
+ * The service on a store with the provider catalogue and two teams: a copy of this run's
+ * `service-teams` template (or of `service-lab`, for startLabService), or migrated and seeded
+ * here when there is none (then `seeded` is false).
+ */
+export async function startService(templateName: Extract<TemplateName, 'service-teams' | 'service-lab'> = 'service-teams'): Promise<ServiceFixture & { seeded: boolean }> {
+  const template = storeTemplate(templateName, 'pglite');
+  const store = await openStore({ part: 'service', schema: serviceSchema, migrationsFolder: serviceMigrations, template: template?.template });
+  const db = store.db;
+  let teams = template?.meta as { team: Team; otherTeam: Team } | undefined;
+  if (!teams) {
+    await syncProviderCatalogue(db);
+    teams = await seedServiceTeams(db);
+  }
+  const { team, otherTeam } = teams;
   // Webhook receivers of the BFF suites listen on 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE_URLS=true).
   const app = await buildServiceApp({ db, notifications: store.notifications, webhookAllowPrivateUrls: true });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
 
   return {
+    seeded: template !== undefined,
     url: `http://127.0.0.1:${port}`,
     app,
     db,
@@ -311,25 +338,32 @@ export interface StartBffOptions {
   app?: Partial<BffAppOptions>;
 }
 
+/** The staff of every BFF store of the suites: one per role, and one with a role this version does not know. */
+export async function createTestStaff(db: Database<BffSchema>): Promise<Record<StaffKey, StaffUser>> {
+  const staff = {} as Record<StaffKey, StaffUser>;
+  await Promise.all(
+    (Object.keys(STAFF_ROLES) as StaffKey[]).map(async (who) => {
+      if (who === 'unknown') {
+        // A role from a newer version: createStaff only takes known roles, so straight into the table.
+        const [row] = await db
+          .insert(staffTable)
+          .values({ email: staffEmail(who), name: 'Unknown role', role: STAFF_ROLES[who], passwordHash: await hashPassword(PASSWORD) })
+          .returning();
+        staff[who] = { id: row!.id, email: row!.email, name: row!.name, role: row!.role };
+      } else {
+        staff[who] = await createStaff(db, { email: staffEmail(who), password: PASSWORD, role: STAFF_ROLES[who], name: `Test ${who}` });
+      }
+    }),
+  );
+  return staff;
+}
+
 export async function startBff(kind: StoreKind, opts: StartBffOptions): Promise<BffFixture> {
-  const { store, close: closeStore } = await openBffStore(kind);
+  // A copy of this run's `bff-staff` template (staff already there), or migrated and staffed here.
+  const { store, seeded, close: closeStore } = await openBffStore(kind, 'bff-staff');
   const apps: FastifyInstance[] = [];
   try {
-    const staff = {} as Record<StaffKey, StaffUser>;
-    await Promise.all(
-      (Object.keys(STAFF_ROLES) as StaffKey[]).map(async (who) => {
-        if (who === 'unknown') {
-          // A role from a newer version: createStaff only takes known roles, so straight into the table.
-          const [row] = await store.db
-            .insert(staffTable)
-            .values({ email: staffEmail(who), name: 'Unknown role', role: STAFF_ROLES[who], passwordHash: await hashPassword(PASSWORD) })
-            .returning();
-          staff[who] = { id: row!.id, email: row!.email, name: row!.name, role: row!.role };
-        } else {
-          staff[who] = await createStaff(store.db, { email: staffEmail(who), password: PASSWORD, role: STAFF_ROLES[who], name: `Test ${who}` });
-        }
-      }),
-    );
+    const staff = (seeded as { staff: Record<StaffKey, StaffUser> } | undefined)?.staff ?? (await createTestStaff(store.db));
 
     const buildApp = async (overrides: Partial<BffAppOptions> = {}) => {
       const app = await buildBffApp({
@@ -420,4 +454,4 @@ export function listQuery(q: { sort?: unknown; range?: unknown; filter?: unknown
 }
 
 export { storeKinds, type StoreKind, type TestDatabase };
-export const createTestDatabase = (kind: StoreKind) => createDatabase(kind, 'labdesk_bff');
+export const createTestDatabase = (kind: StoreKind, template?: string) => createDatabase(kind, 'labdesk_bff', template);

@@ -59,10 +59,13 @@ export function orderBody(userId: string, overrides: Record<string, unknown> = {
 }
 
 export async function startLabService(): Promise<LabServiceFixture> {
-  const service = await startService();
-  await syncLabCatalogue(service.db);
-  await ensureDemoLabAccounts(service.db, service.team.teamId);
-  await ensureDemoLabAccounts(service.db, service.otherTeam.teamId);
+  // A copy of this run's `service-lab` template, or seeded here when there is none.
+  const service = await startService('service-lab');
+  if (!service.seeded) {
+    await syncLabCatalogue(service.db);
+    await ensureDemoLabAccounts(service.db, service.team.teamId);
+    await ensureDemoLabAccounts(service.db, service.otherTeam.teamId);
+  }
 
   const call: LabServiceFixture['call'] = async (team, method, path, body, headers = {}) => {
     const res = await fetch(service.url + path, {

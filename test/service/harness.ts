@@ -13,6 +13,7 @@ import type { ReaderPool } from '../../server/service/sandbox/readerPool';
 import { connectedSources, mindfulnessMinutes, serviceSchema, type ServiceSchema } from '../../server/service/db/schema';
 import { syncProviderCatalogue } from '../../server/service/domain/providers';
 import { openStore, type Database, type Store } from '../../server/store/db';
+import { storeTemplate } from '../support/templates';
 import { createTestDatabase as createDatabase, storeKinds, type StoreKind, type TestDatabase } from '../support/testDatabase';
 
 
@@ -147,12 +148,16 @@ export class ServiceHarness {
   }
 }
 
-/** Opens a fresh store of the given kind, migrated, with the provider catalogue. */
+/**
+ * Opens a fresh store of the given kind, migrated, with the provider catalogue: a copy of this
+ * run's `service` template, or migrated and seeded here when there is none.
+ */
 export async function openTestStore(kind: StoreKind): Promise<{ store: Store<ServiceSchema>; database: TestDatabase }> {
-  const database = await createTestDatabase(kind);
+  const template = storeTemplate('service', kind);
+  const database = await createDatabase(kind, 'labdesk_t', template?.postgresDatabase);
   try {
-    const store = await openStore({ part: 'service', schema: serviceSchema, migrationsFolder, databaseUrl: database.databaseUrl });
-    await syncProviderCatalogue(store.db);
+    const store = await openStore({ part: 'service', schema: serviceSchema, migrationsFolder, databaseUrl: database.databaseUrl, template: template?.template });
+    if (!template) await syncProviderCatalogue(store.db);
     return { store, database };
   } catch (err) {
     await database.drop();

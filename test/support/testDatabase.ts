@@ -22,15 +22,16 @@ async function withAdmin<T>(adminUrl: string, run: (c: pg.Client) => Promise<T>)
 }
 
 /**
- * A fresh, empty database: in-memory PGlite needs nothing; on PostgreSQL each test file gets its
- * own `<prefix>_<random>` database, so files run in parallel without seeing each other's rows.
+ * A fresh database: in-memory PGlite needs nothing; on PostgreSQL each test file gets its own
+ * `<prefix>_<random>` database, so files run in parallel without seeing each other's rows. It is
+ * empty, or a copy of `template` (a template database of this run, see test/support/templates.ts).
  */
-export async function createTestDatabase(kind: StoreKind, prefix = 'labdesk_t'): Promise<TestDatabase> {
+export async function createTestDatabase(kind: StoreKind, prefix = 'labdesk_t', template?: string): Promise<TestDatabase> {
   if (kind === 'pglite') return { databaseUrl: undefined, drop: async () => {} };
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await withAdmin(adminUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
+  await withAdmin(adminUrl, (c) => c.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

@@ -3,7 +3,7 @@
  * minimum to render real pages; none of them changes what a test can observe.
  */
 import '@testing-library/jest-dom/vitest';
-import { cleanup, configure } from '@testing-library/react';
+import { cleanup, configure, getConfig } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import type * as Recharts from 'recharts';
 import { afterEach, vi } from 'vitest';
@@ -12,6 +12,30 @@ import { afterEach, vi } from 'vitest';
 // take much longer than Testing Library's default 1 s wait. A wait ends as soon as what it waits
 // for is there; this is only how long to wait for what never comes.
 configure({ asyncUtilTimeout: 20_000 });
+
+// A query that finds nothing builds an error holding the whole page, pretty-printed; inside a wait
+// (findBy…, waitFor) that happens at every retry, and the page of a real-stack test is large.
+// There the page is printed only when the message is read, which a wait does once, when it
+// gives up: a failure still shows the page as it was then; a wait that succeeds never prints it.
+const defaultGetElementError = getConfig().getElementError;
+configure({
+  getElementError(message, container) {
+    if (!(getConfig() as { _disableExpensiveErrorDiagnostics?: boolean })._disableExpensiveErrorDiagnostics) {
+      return defaultGetElementError(message, container);
+    }
+    const error = new Error(message ?? '');
+    error.name = 'TestingLibraryElementError';
+    let full: string | undefined;
+    Object.defineProperty(error, 'message', {
+      configurable: true,
+      get: () => (full ??= defaultGetElementError(message, container).message),
+      set: (value: string) => {
+        full = value;
+      },
+    });
+    return error;
+  },
+});
 
 // Vitest runs without globals here, so Testing Library cannot register its own cleanup.
 afterEach(() => {
