@@ -6,12 +6,17 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import type * as Recharts from 'recharts';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
+import { preloadLazyViews } from '../../src/components/lazyView';
 
 // Page tests run the real service and BFF in the same worker: on a loaded machine an answer can
 // take much longer than Testing Library's default 1 s wait. A wait ends as soon as what it waits
 // for is there; this is only how long to wait for what never comes.
 configure({ asyncUtilTimeout: 20_000 });
+
+// The dashboard's views load on first use (src/components/lazyView.ts); compile them before the
+// tests start rather than inside the first test that opens one.
+beforeAll(() => preloadLazyViews(), 180_000);
 
 // Vitest runs without globals here, so Testing Library cannot register its own cleanup.
 afterEach(() => {
