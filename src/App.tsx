@@ -2,11 +2,11 @@
  * The dashboard's table of contents: providers, layout, and one <Resource> per folder.
  * Adding a resource is one import and one line: `<Resource name="orders" {...orders} />`.
  */
-import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { CustomRoutes, Resource } from 'react-admin';
+import { Admin } from './layout/Admin';
 import { Route } from 'react-router-dom';
-import { AccountPage } from './account/AccountPage';
 import { Layout } from './layout/Layout';
-import { Login } from './layout/Login';
+import { LoginPage } from './layout/LoginPage';
 import { theme } from './layout/theme';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
@@ -21,6 +21,10 @@ import { ACCOUNT_PATH } from './providers/authProvider';
 import staff from './staff';
 import users from './users';
 import webhookEndpoints from './webhook-endpoints';
+import { lazyView } from './components/lazyView';
+
+// Downloaded when first opened, like the resources' views (two-factor enrolment brings qrcode).
+const AccountPage = lazyView(() => import('./account/AccountPage'), 'AccountPage');
 
 export const App = () => (
   <Admin
@@ -29,7 +33,7 @@ export const App = () => (
     requireAuth
     dataProvider={dataProvider}
     authProvider={authProvider}
-    loginPage={Login}
+    loginPage={LoginPage}
     layout={Layout}
     theme={theme}
   >

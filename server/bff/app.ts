@@ -69,6 +69,16 @@ const hopsOf = (hops: number) => (_address: string, hop: number) => hop < hops;
 /** Cookies, CSRF tokens and credentials never reach the logs. */
 export const bffLoggerRedact = ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'];
 
+/**
+ * Vite names every file under assets/ by a hash of its content, so one URL always means the same
+ * bytes: browsers keep them for a year without asking again. Anything else (the favicon) is
+ * revalidated; index.html, which names the hashes, is sent with `no-cache` by its own routes.
+ */
+export function staticCacheControl(root: string, filePath: string): string {
+  const relative = path.relative(path.resolve(root), filePath).split(path.sep);
+  return relative.length > 1 && relative[0] === 'assets' ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 export async function buildBffApp(opts: BffAppOptions) {
   const policy = opts.sessionPolicy ?? DEFAULT_SESSION_POLICY;
   const throttle = opts.signInThrottle ?? DEFAULT_THROTTLE_POLICY;
@@ -180,7 +190,18 @@ export async function buildBffApp(opts: BffAppOptions) {
 
   const indexHtml = opts.staticDir && path.join(opts.staticDir, 'index.html');
   if (opts.staticDir && indexHtml && fs.existsSync(indexHtml)) {
-    await app.register(fastifyStatic, { root: path.resolve(opts.staticDir), wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: path.resolve(opts.staticDir),
+      wildcard: false,
+      index: false,
+      // The build writes .br and .gz beside each file (scripts/precompress.ts): sent by the request's
+      // Accept-Encoding with `Vary: Accept-Encoding`, the file itself to a client that takes neither.
+      preCompressed: true,
+      // Not routes of their own: only ever sent in place of the file they compress.
+      globIgnore: ['**/*.br', '**/*.gz'],
+      cacheControl: false,
+      setHeaders: (reply, filePath) => reply.header('cache-control', staticCacheControl(opts.staticDir ?? '', filePath)),
+    });
     const html = fs.readFileSync(indexHtml);
     // Client-side routes (e.g. /users/123/show) load the app shell; /api never does.
     app.setNotFoundHandler(async (req, reply) => {

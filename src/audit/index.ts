@@ -1,5 +1,8 @@
 import ManageSearchIcon from '@mui/icons-material/ManageSearch';
-import { AuditEventList } from './AuditEventList';
+import { lazyView } from '../components/lazyView';
+
+// Each view is downloaded the first time it is opened (components/lazyView.ts).
+const AuditEventList = lazyView(() => import('./AuditEventList'), 'AuditEventList');
 
 export default {
   list: AuditEventList,

@@ -1,6 +1,9 @@
 import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
-import { LabAccountList } from './LabAccountList';
-import { LabAccountShow } from './LabAccountShow';
+import { lazyView } from '../components/lazyView';
+
+// Each view is downloaded the first time it is opened (components/lazyView.ts).
+const LabAccountList = lazyView(() => import('./LabAccountList'), 'LabAccountList');
+const LabAccountShow = lazyView(() => import('./LabAccountShow'), 'LabAccountShow');
 
 export default {
   list: LabAccountList,

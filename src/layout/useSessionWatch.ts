@@ -6,7 +6,7 @@
  */
 import { useEffect } from 'react';
 import { useLogout, useNotify } from 'react-admin';
-import { SESSION_PROBE_HEADER } from '../../server/bff/api/auth';
+import { SESSION_PROBE_HEADER } from '../../server/bff/api/constants';
 import { SIGN_IN_MESSAGES } from '../providers/authProvider';
 import { forgetSession, getCurrentUser } from '../providers/session';
 

@@ -3,16 +3,21 @@
  * again every 1.5 s); once read, the original document beside the extracted values, for review
  * or to read; a failed job says why.
  */
-import { Alert, AlertTitle, Button, Card, CardContent, CardHeader, Grid, Stack } from '@mui/material';
+import { Suspense } from 'react';
+import { Alert, AlertTitle, Button, Card, CardContent, CardHeader, Grid, LinearProgress, Stack } from '@mui/material';
 import ListIcon from '@mui/icons-material/List';
 import { Link, Show, TopToolbar, useCreatePath, usePermissions, useRecordContext, WithRecord } from 'react-admin';
 import { can } from '../auth/permissions';
+import { lazyView } from '../components/lazyView';
 import { DocumentViewer } from './document/DocumentViewer';
 import { isInFlight, jobPollInterval } from './jobState';
 import { JobSummary } from './JobSummary';
 import { ParsingProgress } from './ParsingProgress';
-import { ReviewWorkspace } from './review/ReviewWorkspace';
 import type { ParserJobRecord } from './types';
+
+// The review workspace (the table of read values and its editors) is downloaded only for a job
+// that has been read; the summary and the document show meanwhile.
+const ReviewWorkspace = lazyView(() => import('./review/ReviewWorkspace'), 'ReviewWorkspace');
 
 const JobTitle = () => {
   const job = useRecordContext<ParserJobRecord>();
@@ -60,7 +65,9 @@ const JobPage = ({ job }: { job: ParserJobRecord }) => {
         </Grid>
         {job.data && (
           <Grid size={{ xs: 12, lg: 7 }}>
-            <ReviewWorkspace job={{ ...job, data: job.data }} canReview={can(permissions, 'parser:review')} />
+            <Suspense fallback={<LinearProgress aria-label="Loading the review" />}>
+              <ReviewWorkspace job={{ ...job, data: job.data }} canReview={can(permissions, 'parser:review')} />
+            </Suspense>
           </Grid>
         )}
       </Grid>

@@ -1,7 +1,10 @@
 import DescriptionIcon from '@mui/icons-material/Description';
-import { ParserJobCreate } from './ParserJobCreate';
-import { ParserJobList } from './ParserJobList';
-import { ParserJobShow } from './ParserJobShow';
+import { lazyView } from '../components/lazyView';
+
+// Each view is downloaded the first time it is opened (components/lazyView.ts).
+const ParserJobCreate = lazyView(() => import('./ParserJobCreate'), 'ParserJobCreate');
+const ParserJobList = lazyView(() => import('./ParserJobList'), 'ParserJobList');
+const ParserJobShow = lazyView(() => import('./ParserJobShow'), 'ParserJobShow');
 
 // No edit: a job's data changes only through a review (on the show page).
 export default {

@@ -8,7 +8,7 @@ import type { AuthProvider, UserIdentity } from 'react-admin';
 import { forgetSession, getCsrfToken, getCurrentUser, isMfaEnrolmentRequired, rememberSession } from './session';
 import type { ErrorBody } from '../../server/bff/api/errors';
 import type { SessionAnswer, StaffUser } from './types';
-import { CSRF_HEADER } from '../../server/bff/api/auth';
+import { CSRF_HEADER } from '../../server/bff/api/constants';
 
 export const SIGN_IN_MESSAGES = {
   wrongCredentials: 'Wrong email or password',

@@ -7,9 +7,8 @@
  */
 import simpleRestProvider from 'ra-data-simple-rest';
 import { HttpError, type CreateParams, type CreateResult, type GetListParams, type GetListResult } from 'react-admin';
-import { IDEMPOTENCY_HEADER } from '../../server/bff/api/orders';
+import { IDEMPOTENCY_HEADER, RESULTS_NOT_READY } from '../../server/bff/api/constants';
 import type { OrderRecord } from '../orders/types';
-import { RESULTS_NOT_READY } from '../../server/bff/api/results';
 import type {
   AuditChainCheck,
   CriticalAcknowledgement,

@@ -1,5 +1,5 @@
 import { HttpError } from 'react-admin';
-import { ERROR_CODES, type ErrorCode } from '../../server/bff/api';
+import { ERROR_CODES, type ErrorCode } from '../../server/bff/api/constants';
 
 /**
  * The BFF's `code` of a failed call, when it is one the dashboard acts on (ERROR_CODES of

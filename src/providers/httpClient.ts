@@ -7,7 +7,7 @@
  *   which is what react-admin needs to show server-side validation under each input.
  */
 import { fetchUtils, HttpError } from 'react-admin';
-import { CSRF_HEADER } from '../../server/bff/api/auth';
+import { CSRF_HEADER } from '../../server/bff/api/constants';
 import { getCsrfToken } from './session';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -6,7 +6,8 @@
  * `{message, errors, code}` in `body`. The dataProvider's `create('parser-jobs')` calls it.
  */
 import { HttpError } from 'react-admin';
-import { CSRF_HEADER, type ParserJobRecord } from '../../server/bff/api';
+import { CSRF_HEADER } from '../../server/bff/api/constants';
+import type { ParserJobRecord } from '../../server/bff/api';
 import { toLabdeskError } from './httpClient';
 import { getCsrfToken } from './session';
 import type { ParserJobUpload, UploadProgress } from './types';

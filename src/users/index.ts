@@ -1,6 +1,9 @@
 import PeopleIcon from '@mui/icons-material/People';
-import { UserList } from './UserList';
-import { UserShow } from './UserShow';
+import { lazyView } from '../components/lazyView';
+
+// Each view is downloaded the first time it is opened (components/lazyView.ts).
+const UserList = lazyView(() => import('./UserList'), 'UserList');
+const UserShow = lazyView(() => import('./UserShow'), 'UserShow');
 
 export default {
   list: UserList,

@@ -6,7 +6,8 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure, getConfig } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import type * as Recharts from 'recharts';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
+import { preloadLazyViews } from '../../src/components/lazyView';
 
 // Page tests run the real service and BFF in the same worker: on a loaded machine an answer can
 // take much longer than Testing Library's default 1 s wait. A wait ends as soon as what it waits
@@ -36,6 +37,10 @@ configure({
     return error;
   },
 });
+
+// The dashboard's views load on first use (src/components/lazyView.ts); compile them before the
+// tests start rather than inside the first test that opens one.
+beforeAll(() => preloadLazyViews(), 180_000);
 
 // Vitest runs without globals here, so Testing Library cannot register its own cleanup.
 afterEach(() => {

@@ -27,8 +27,4 @@ export const SessionAnswer = z
   .meta({ id: 'SessionAnswer' });
 export type SessionAnswer = z.infer<typeof SessionAnswer>;
 
-/** Sent by the dashboard's session watch: reads the session without counting as activity (the idle timeout still runs). */
-export const SESSION_PROBE_HEADER = 'x-session-probe';
-
-/** The header that carries `csrfToken` on every request that changes something. */
-export const CSRF_HEADER = 'x-csrf-token';
+export { CSRF_HEADER, SESSION_PROBE_HEADER } from './constants';

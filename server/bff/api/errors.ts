@@ -4,35 +4,9 @@
  * the dashboard must act differently (refresh the slots, say).
  */
 import { z } from 'zod';
+import { ERROR_CODES } from './constants';
 
-/** Failures the dashboard tells apart by code. A newer BFF may add codes: unknown ones are shown as plain errors. */
-export const ERROR_CODES = {
-  /** The booking key expired: ask for availability again. */
-  slot_expired: 'The booking key expired: ask for availability again',
-  /** Every place of the slot was taken meanwhile: show fresh slots. */
-  slot_taken: 'Every place of the slot was taken meanwhile: show fresh slots',
-  /** The order already holds an active appointment: open it instead. */
-  has_appointment: 'The order already holds an active appointment: open it instead',
-  /** The provider did not confirm; nothing was reserved (or the old time was kept). */
-  not_confirmed: 'The provider did not confirm; nothing was reserved (or the old time was kept)',
-  /** The appointment cannot be moved in its state. */
-  not_reschedulable: 'The appointment cannot be moved in its state',
-  /** The report left the review queue (reviewed by someone else, or re-parsed). */
-  not_reviewable: 'The report is no longer waiting for review',
-  /** Sign-in needs the code of the member's authenticator app (the answer also carries `mfa_required: true`). */
-  mfa_required: "Sign-in needs the code of the member's authenticator app",
-  /** The member's role requires two-factor: set it up before anything else. */
-  mfa_enrolment_required: "The member's role requires two-factor: set it up before anything else",
-  /** Too many failed sign-ins: wait for `Retry-After` seconds. */
-  sign_in_locked: 'Too many failed sign-ins: wait for the Retry-After seconds',
-  /** The report names someone else than the patient it is filed under: approve again with `confirm_patient_mismatch: true` to file it anyway. */
-  patient_mismatch: 'The report names someone else than the patient: confirm to file it under this patient anyway',
-  /** The order has no results yet (the lab has not reported). */
-  results_not_ready: 'The order has no results yet',
-  /** The last active admin cannot be demoted or disabled. */
-  last_admin: 'The last active admin cannot be demoted or disabled',
-} as const;
-export type ErrorCode = keyof typeof ERROR_CODES;
+export { ERROR_CODES, type ErrorCode } from './constants';
 
 export const ErrorBody = z
   .object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CreateOrderBody, NEEDS_ATTENTION_LOW_STATUSES, Order } from '../../contract';
+import { IDEMPOTENCY_HEADER } from './constants';
 import { filter, listQuery } from './list';
 
 /** `orders`: the service's order as is (it carries `id`). */
@@ -35,8 +36,7 @@ export const OrdersList = listQuery({
 export const CreateOrder = CreateOrderBody.loose();
 export type CreateOrder = z.input<typeof CreateOrderBody>;
 
-/** One key per form submission: a retried or double-clicked submit is answered with the first order. */
-export const IDEMPOTENCY_HEADER = 'x-idempotency-key';
+export { IDEMPOTENCY_HEADER } from './constants';
 export const IdempotencyHeaders = z.object({
   [IDEMPOTENCY_HEADER]: z
     .string()

@@ -10,8 +10,7 @@ export const OrderResults = LabResultsRaw.extend({
 }).meta({ id: 'OrderResults' });
 export type OrderResults = z.infer<typeof OrderResults>;
 
-/** The BFF's error code when an order simply has no results yet (the dashboard shows an empty state, not an error). */
-export const RESULTS_NOT_READY = 'results_not_ready';
+export { RESULTS_NOT_READY } from './constants';
 
 /** `POST /api/orders/:id/critical-acknowledgement`: the signed-in member is who acknowledges. */
 export const AcknowledgeCritical = z.object({
