@@ -19,6 +19,7 @@ import type { ParseOutcome } from '../../server/service/reader/types';
 import { UPLOAD_MAX_BODY_BYTES } from '../../server/bff/resources/parserJobUpload';
 import { multipart, smallReportPdf, type FilePart } from '../service/parserJobMultipart';
 import { captureLogs } from '../support/logCapture';
+import { endToEndHeaders } from '../support/proxyHeaders';
 import {
   UNKNOWN_UUID,
   listQuery,
@@ -90,7 +91,7 @@ async function startCountingProxy(target: string): Promise<CountingProxy> {
     const url = new URL(req.url ?? '/', 'http://proxy');
     calls.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams });
     const upstream = http.request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      res.writeHead(answer.statusCode ?? 502, endToEndHeaders(answer.headers));
       answer.pipe(res);
     });
     upstream.on('error', () => res.destroy());
@@ -237,7 +238,7 @@ describe.each(storeKinds)('parser-jobs through the BFF (%s)', (kind) => {
       expect(ok.body.file.size).toBe(PARSER_MAX_FILE_BYTES);
 
       const over = await upload({ user_id: patient }, [{ bytes: Buffer.concat([exact, Buffer.from(' ')]), filename: 'big.pdf' }]);
-      expect(over.status).toBe(413);
+      expect(over.status, JSON.stringify(over.body)).toBe(413);
       expect(over.body.message).toMatch(/10 MB/);
       const stored = await service.db.select({ n: sql<number>`count(*)::int` }).from(parsingJobs).where(eq(parsingJobs.fileSize, PARSER_MAX_FILE_BYTES + 1));
       expect(stored[0]!.n).toBe(0);

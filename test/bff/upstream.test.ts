@@ -4,6 +4,7 @@
  * unexpected shape refused, and deployments that serve only the SDK's or the interface's paths.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs } from '../support/logCapture';
 import {
   UNKNOWN_UUID,
   closedPortUrl,
@@ -89,13 +90,18 @@ describe('upstream errors', () => {
     expect(r.body.message).toBe('User not found');
   });
 
-  it('answers 502 with a clear message when the service is down (closed port)', async () => {
-    const app = await bff.buildApp({ serviceBaseUrl: await closedPortUrl() });
+  it('answers 502 with a clear message when the service is down (closed port), and logs why without the path', async () => {
+    const { lines, stream } = captureLogs();
+    const app = await bff.buildApp({ serviceBaseUrl: await closedPortUrl(), logger: { level: 'info', stream } });
     for (const url of ['/api/users', `/api/users/${userId}`, chartPath(userId)]) {
       const r = await bff.get(url, session, app);
       expect(r.status, url).toBe(502);
       expect(r.body.message).toMatch(/cannot be reached/i);
     }
+    const failures = lines.map((l) => JSON.parse(l) as { msg: string; operation?: string; upstreamStatus?: number; reason?: string }).filter((l) => l.msg === 'service call failed');
+    expect(failures).toHaveLength(3);
+    expect(failures[0]).toMatchObject({ operation: 'list users', upstreamStatus: 0, reason: 'ECONNREFUSED' });
+    expect(lines.join('')).not.toContain(userId);
     // The staff member stays signed in.
     expect((await bff.get('/api/auth/me', session, app)).status).toBe(200);
   });

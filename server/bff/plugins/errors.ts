@@ -55,6 +55,10 @@ async function errorsPlugin(app: FastifyInstance) {
     const known = normalise(error);
     const status = known?.statusCode ?? 500;
     if (!known) req.log.error({ err: error }, 'unhandled error');
+    else if (error instanceof UpstreamError && status >= 500) {
+      // The operation's name, never its path or query (they can carry patient identifiers).
+      req.log.warn({ operation: error.operation, upstreamStatus: error.status, reason: error.reason }, 'service call failed');
+    }
     await auditFailure(app, req, status).catch((err: unknown) => req.log.error({ err }, 'audit trail not written'));
     if (!known) {
       return reply.status(500).send({ message: 'Something went wrong on our side; try again, and tell an administrator if it persists' });

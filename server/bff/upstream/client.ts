@@ -50,7 +50,7 @@ import {
   WebhookEndpointList,
   WebhookEndpointSecret,
 } from '../../contract';
-import { UpstreamError, upstreamError } from './errors';
+import { connectionErrorCode, UpstreamError, upstreamError } from './errors';
 
 export interface ServiceClientOptions {
   baseUrl: string;
@@ -488,7 +488,7 @@ export class ServiceClient {
       } as RequestInit);
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      throw new UpstreamError(timedOut ? 504 : 0, null, call.operation);
+      throw new UpstreamError(timedOut ? 504 : 0, null, call.operation, connectionErrorCode(err));
     }
   }
 

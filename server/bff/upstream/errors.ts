@@ -7,9 +7,19 @@ export class UpstreamError extends Error {
     readonly status: number,
     readonly detail: unknown,
     readonly operation: string,
+    /** Why there was no answer (status 0 or 504): the connection error's code, e.g. `ECONNREFUSED`, `UND_ERR_SOCKET`, `TimeoutError`. */
+    readonly reason?: string,
   ) {
-    super(`${operation}: upstream answered ${status}`);
+    super(`${operation}: upstream answered ${status}${reason ? ` (${reason})` : ''}`);
   }
+}
+
+/** The code of a failed fetch's cause (undici wraps it: `TypeError: fetch failed` with `cause.code`). */
+export function connectionErrorCode(err: unknown): string {
+  if (!(err instanceof Error)) return 'unknown';
+  const cause = (err as Error & { cause?: unknown }).cause;
+  const code = cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
+  return code ?? (cause instanceof Error ? cause.name : err.name);
 }
 
 /**

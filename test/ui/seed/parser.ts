@@ -19,6 +19,7 @@ import type { ParseOutcome } from '../../../server/service/reader/types';
 import type { Team, UserInput } from '../../bff/harness';
 import type { LabServiceFixture } from '../../bff/ordersFixture';
 import type { RealStack } from '../realStack';
+import { endToEndHeaders } from '../../support/proxyHeaders';
 
 /** The smallest PNG there is (1×1, transparent): 70 bytes. */
 export const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -204,7 +205,7 @@ export async function startQueuelessProxy(target: string): Promise<{ url: string
       return;
     }
     const upstream = http.request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      res.writeHead(answer.statusCode ?? 502, endToEndHeaders(answer.headers));
       answer.pipe(res);
     });
     upstream.on('error', () => res.destroy());
