@@ -99,12 +99,13 @@ async function benchStore(stack: Stack, log: (s: string) => void): Promise<{ row
   // Find the users with the most six-month history (the heaviest pages) through the API itself.
   const { users } = await json<{ users: { user_id: string }[] }>(`${stack.serviceUrl}/v2/user/?limit=500`, { headers });
   const sixMonths = isoDate(182);
-  const sizes: { userId: string; points: number }[] = [];
+  const sizes: { userId: string; points: number; hasNextPage: boolean }[] = [];
   for (const { user_id } of users.slice(0, 120)) {
     const page = await json<GroupedPage>(`${stack.serviceUrl}/v2/timeseries/${user_id}/mindfulness_minutes/grouped?start_date=${sixMonths}`, { headers });
-    sizes.push({ userId: user_id, points: pointsOf(page) + (page.next_cursor ? 1_000_000 : 0) });
+    sizes.push({ userId: user_id, points: pointsOf(page), hasNextPage: Boolean(page.next_cursor) });
   }
-  sizes.sort((a, b) => b.points - a.points);
+  // Users whose history runs past the first page first, then by the points of that page.
+  sizes.sort((a, b) => Number(b.hasNextPage) - Number(a.hasNextPage) || b.points - a.points);
   const heavy = sizes[0]!.userId;
   const timeseriesPath = `/v2/timeseries/${heavy}/mindfulness_minutes/grouped?start_date=${sixMonths}`;
 

@@ -2,6 +2,7 @@ import { buildSync, type BuildOptions } from 'esbuild';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { NODE_BUNDLE } from './esbuildOptions.mjs';
 import { BUILD_DIR, ENTRIES, repoPath, type EntryName } from './lib/entries';
 
 /**
@@ -10,16 +11,8 @@ import { BUILD_DIR, ENTRIES, repoPath, type EntryName } from './lib/entries';
  * bundles and load from node_modules as usual.
  */
 
-const COMMON: BuildOptions = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  keepNames: true,
-  logLevel: 'warning',
-  absWorkingDir: path.dirname(BUILD_DIR),
-};
+/** The options npm start's own build uses too (server/start.mjs), from the repository's root. */
+const COMMON: BuildOptions = { ...NODE_BUNDLE, absWorkingDir: path.dirname(BUILD_DIR) };
 
 export function buildServer(): void {
   buildSync({

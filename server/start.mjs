@@ -5,20 +5,15 @@
 import { buildSync } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { NODE_BUNDLE } from './esbuildOptions.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outfile = path.join(root, '.build', 'main.mjs');
 try {
   buildSync({
+    ...NODE_BUNDLE,
     entryPoints: [path.join(root, 'server', 'main.ts')],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    keepNames: true,
-    logLevel: 'warning',
     absWorkingDir: root,
   });
 } catch {

@@ -35,6 +35,8 @@ export class ApiKeyCache {
   private readonly maxEntries: number;
   private readonly now: () => number;
   private generation = 0;
+  /** Stops listening for key changes (set by `create` when there is a channel). */
+  private unlisten: () => void = () => {};
 
   private constructor(
     private readonly db: Db,
@@ -46,10 +48,15 @@ export class ApiKeyCache {
     this.now = opts.now ?? Date.now;
   }
 
-  static async create(db: Db, notifications: Notifications | undefined, opts: ApiKeyCacheOptions = {}) {
+  static async create(db: Db, notifications: Notifications | undefined, opts: ApiKeyCacheOptions = {}): Promise<ApiKeyCache> {
     const cache = new ApiKeyCache(db, notifications !== undefined, opts);
-    const unlisten = notifications ? await notifications.listen(API_KEYS_CHANNEL, () => cache.clear()) : () => {};
-    return Object.assign(cache, { close: unlisten });
+    if (notifications) cache.unlisten = await notifications.listen(API_KEYS_CHANNEL, () => cache.clear());
+    return cache;
+  }
+
+  /** Stops listening for key changes (the app's onClose). */
+  close(): void {
+    this.unlisten();
   }
 
   clear() {

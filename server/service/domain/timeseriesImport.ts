@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { TimeseriesImportPoint, TimeseriesImportResponse } from '../../contract';
-import { unnestInsert } from '../../store/bulk';
 import type { Database } from '../../store/db';
-import { mindfulnessMinutes as m, users, type ServiceSchema } from '../db/schema';
+import { users, type ServiceSchema } from '../db/schema';
 import { NotFound } from './errors';
+import { insertSessions } from './mindfulnessSessions';
 
 type Db = Database<ServiceSchema>;
 
@@ -25,44 +25,22 @@ export async function importMindfulnessMinutes(db: Db, teamId: string, points: T
     if (missing >= 0) throw new NotFound(`User of points[${missing}] (${points[missing]!.user_id})`);
 
     const seen = new Set<string>();
-    const cols = { userId: [] as string[], provider: [] as string[], sourceType: [] as string[], start: [] as string[], end: [] as string[], value: [] as number[], offset: [] as (number | null)[] };
+    const cols = { userId: [] as string[], providerSlug: [] as string[], sourceType: [] as string[], startAt: [] as string[], endAt: [] as string[], value: [] as number[], timezoneOffset: [] as (number | null)[] };
     for (const p of points) {
       const start = new Date(p.start).toISOString();
       const key = `${p.user_id.toLowerCase()}\u0000${p.provider}\u0000${p.source_type}\u0000${start}`;
       if (seen.has(key)) continue;
       seen.add(key);
       cols.userId.push(p.user_id.toLowerCase());
-      cols.provider.push(p.provider);
+      cols.providerSlug.push(p.provider);
       cols.sourceType.push(p.source_type);
-      cols.start.push(start);
-      cols.end.push(new Date(p.end).toISOString());
+      cols.startAt.push(start);
+      cols.endAt.push(new Date(p.end).toISOString());
       cols.value.push(p.value);
-      cols.offset.push(p.timezone_offset);
+      cols.timezoneOffset.push(p.timezone_offset);
     }
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`labdesk-timeseries-import-${teamId}`}))`);
-    const insert = unnestInsert(
-      m,
-      [
-        { column: m.userId, type: 'uuid', values: cols.userId },
-        { column: m.providerSlug, type: 'text', values: cols.provider },
-        { column: m.sourceType, type: 'text', values: cols.sourceType },
-        { column: m.startAt, type: 'timestamptz', values: cols.start },
-        { column: m.endAt, type: 'timestamptz', values: cols.end },
-        { column: m.value, type: 'float8', values: cols.value },
-        { column: m.timezoneOffset, type: 'int4', values: cols.offset },
-      ],
-      // Rows whose natural key is stored already are left out (the index on user and start finds them).
-      sql`returning 1`,
-      sql`where not exists (select 1 from ${m} as s where s.user_id = i.user_id and s.start_at = i.start_at and s.provider_slug = i.provider_slug and s.source_type = i.source_type)`,
-    );
-    const result = await tx.execute(insert);
-    const imported = rowCount(result);
+    const imported = await insertSessions(tx, cols, { skipStored: true });
     return { received: points.length, imported, skipped: points.length - imported };
   });
-}
-
-/** Rows a statement returned: node-postgres and PGlite answer in different shapes. */
-function rowCount(result: unknown): number {
-  const r = result as { rows?: unknown[]; rowCount?: number | null; affectedRows?: number };
-  return r.rows?.length ?? r.rowCount ?? r.affectedRows ?? 0;
 }

@@ -39,14 +39,19 @@ export interface EnqueueOptions {
   fairKey?: string;
 }
 
-/** Enqueue inside the caller's transaction, so the job exists exactly when the change that needs it does. */
-export async function enqueueJob(db: Db, kind: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}) {
-  const [row] = await db
+/**
+ * Enqueue inside the caller's transaction, so the job exists exactly when the change that needs it
+ * does. One statement inserts the job and announces it (as `announceJobsDue` does, delivered at commit).
+ */
+export async function enqueueJob(db: Db, kind: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}): Promise<number> {
+  // The insert as plain SQL (embedded as is, drizzle would put it in parentheses, as a subquery).
+  const insert = db
     .insert(jobs)
     .values({ kind, payload, runAt: opts.runAt ?? new Date(), maxAttempts: opts.maxAttempts ?? 10, fairKey: opts.fairKey ?? null })
     .returning({ id: jobs.id });
-  await announceJobsDue(db, kind);
-  return row!.id;
+  const result = await db.execute(sql`WITH j AS (${insert.getSQL()}) SELECT j.id, pg_notify(${JOBS_CHANNEL}, ${kind}) FROM j`);
+  // The id is a bigint: node-postgres answers it as a string, PGlite as a number.
+  return Number((result as unknown as { rows: { id: string | number }[] }).rows[0]!.id);
 }
 
 /** Inside the caller's transaction, after making jobs of a kind due (or due sooner) other than by enqueueing them. */

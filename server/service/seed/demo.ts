@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import type { Database } from '../../store/db';
-import { unnestInsert } from '../../store/bulk';
 import { seededRandom, type Random } from '../../lib/random';
 import { wallTimeToInstantWithOffset, zoneOffsetSeconds } from '../../lib/timezones';
-import { connectedSources, mindfulnessMinutes, settings, teams, users, type ServiceSchema } from '../db/schema';
+import { connectedSources, settings, teams, users, type ServiceSchema } from '../db/schema';
+import { insertSessions, type SessionColumnValues } from '../domain/mindfulnessSessions';
 import { createTeam, hashApiKey, teamIdForApiKey } from '../domain/teams';
 import { apiKeys } from '../db/schema';
 import { ensureDemoLabAccounts } from './labCatalogue';
@@ -54,8 +54,8 @@ function clientUserId(rng: Random, i: number): string {
   }
 }
 
-/** Sessions as columns, ready for one set-based insert per batch (see store/bulk.ts). */
-class SessionColumns {
+/** Sessions as columns, ready for one set-based insert per batch (see domain/mindfulnessSessions.ts). */
+class SessionColumns implements SessionColumnValues {
   userId: string[] = [];
   providerSlug: string[] = [];
   sourceType: string[] = [];
@@ -65,17 +65,6 @@ class SessionColumns {
   timezoneOffset: (number | null)[] = [];
   get length() {
     return this.userId.length;
-  }
-  insert() {
-    return unnestInsert(mindfulnessMinutes, [
-      { column: mindfulnessMinutes.userId, type: 'uuid', values: this.userId },
-      { column: mindfulnessMinutes.providerSlug, type: 'text', values: this.providerSlug },
-      { column: mindfulnessMinutes.sourceType, type: 'text', values: this.sourceType },
-      { column: mindfulnessMinutes.startAt, type: 'timestamptz', values: this.startAt },
-      { column: mindfulnessMinutes.endAt, type: 'timestamptz', values: this.endAt },
-      { column: mindfulnessMinutes.value, type: 'float8', values: this.value },
-      { column: mindfulnessMinutes.timezoneOffset, type: 'int4', values: this.timezoneOffset },
-    ]);
   }
 }
 
@@ -146,7 +135,7 @@ export async function seedDemoIfEmpty(db: Db, opts: DemoSeedOptions): Promise<st
     const flush = async () => {
       if (people.length) await tx.insert(users).values(people);
       if (sources.length) await tx.insert(connectedSources).values(sources);
-      if (sessions.length) await tx.execute(sessions.insert());
+      if (sessions.length) await insertSessions(tx, sessions);
       people = [];
       sources = [];
       sessions = new SessionColumns();
