@@ -5,6 +5,7 @@ import { answerSerializerCompiler } from './plugins/compiledAnswers';
 import { withSafeSerializers } from '../lib/logging';
 import type { Database } from '../store/db';
 import type { Notifications } from '../store/notify';
+import { enableCatalogueCache } from './domain/labs/catalogueCache';
 import { ApiKeyCache } from './domain/apiKeyCache';
 import { adminRoutes } from './admin/teams';
 import type { ServiceSchema } from './db/schema';
@@ -85,6 +86,8 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
   const cursorSecret = await persistentSecret(opts.db, 'cursor_signing_key');
   const apiKeys = await ApiKeyCache.create(opts.db, opts.notifications);
   app.addHook('onClose', async () => apiKeys.close());
+  const stopCatalogueCache = await enableCatalogueCache(opts.db, opts.notifications);
+  app.addHook('onClose', async () => stopCatalogueCache());
   await app.register(
     fp(async (instance) => {
       instance.decorate('db', opts.db);

@@ -3,6 +3,7 @@ import { and, asc, eq, isNull, notInArray, sql } from 'drizzle-orm';
 import { US_STATES } from '../../contract';
 import type { Database } from '../../store/db';
 import { labAccounts, labs, labTests, markers, settings, teams, type ServiceSchema } from '../db/schema';
+import { announceCatalogueChange, forgetCatalogue } from '../domain/labs/catalogueCache';
 
 /**
  * The lab catalogue: four labs, their markers (biomarkers and panels, each with its expected results
@@ -629,7 +630,9 @@ export async function syncLabCatalogue(db: Db): Promise<void> {
           eq(labTests.status, 'active'),
         ),
       );
+    await announceCatalogueChange(tx);
   });
+  forgetCatalogue(db);
 }
 
 // ---------------------------------------------------------------------------------------------

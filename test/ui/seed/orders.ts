@@ -9,6 +9,7 @@ import { asc, eq } from 'drizzle-orm';
 import { labAccounts, labTests, orderEvents, orders } from '../../../server/service/db/schema';
 import type { Team } from '../../bff/harness';
 import type { LabServiceFixture } from '../../bff/ordersFixture';
+import { forgetCatalogue } from '../../../server/service/domain/labs/catalogueCache';
 
 /** A patient's details as the order form and the service take them. */
 export const patient = (first_name: string, last_name: string, dob = '1975-01-02') => ({
@@ -57,5 +58,7 @@ export async function setCreatedAt(service: LabServiceFixture, orderId: string, 
 /** Sets a (shared) lab test's status, e.g. retires it while a form still offers it. */
 export async function setLabTestStatus(service: LabServiceFixture, labTestId: string, status: string) {
   await service.db.update(labTests).set({ status, updatedAt: new Date() }).where(eq(labTests.id, labTestId));
+  // Written behind the service's back (the catalogue sync announces its own changes).
+  forgetCatalogue(service.db);
 }
 

@@ -4,7 +4,7 @@ import type { Order, OrdersQuery } from '../../../contract';
 import type { Database } from '../../../store/db';
 import { orderResults, orders, users, type ServiceSchema } from '../../db/schema';
 import { Invalid } from '../errors';
-import { presentOrders } from './present';
+import { orderWithEvents, presentOrders } from './present';
 
 type Db = Database<ServiceSchema>;
 export type OrdersQueryInput = z.infer<typeof OrdersQuery>;
@@ -88,15 +88,15 @@ function ordering(q: OrdersQueryInput): SQL[] {
 /** GET /v3/orders: the team's orders matching the filters, one page (page numbers from 1). */
 export async function listOrders(db: Db, teamId: string, q: OrdersQueryInput): Promise<{ orders: Order[]; total: number; page: number; size: number }> {
   const where = and(...filters(teamId, q));
-  const [rows, [totalRow]] = await Promise.all([
-    db
-      .select()
-      .from(orders)
-      .where(where)
-      .orderBy(...ordering(q))
-      .limit(q.size)
-      .offset((q.page - 1) * q.size),
-    db.select({ n: count() }).from(orders).where(where),
-  ]);
-  return { orders: await presentOrders(db, rows), total: Number(totalRow?.n ?? 0), page: q.page, size: q.size };
+  // The page, its events and the number of matching orders in one query (the count is taken
+  // before LIMIT); only a page past the end has no row to carry the count and asks again.
+  const rows = await db
+    .select({ ...orderWithEvents, total: sql<string | number>`count(*) over ()`.as('total') })
+    .from(orders)
+    .where(where)
+    .orderBy(...ordering(q))
+    .limit(q.size)
+    .offset((q.page - 1) * q.size);
+  const total = rows.length ? Number(rows[0]!.total) : Number((await db.select({ n: count() }).from(orders).where(where))[0]?.n ?? 0);
+  return { orders: await presentOrders(db, rows), total, page: q.page, size: q.size };
 }

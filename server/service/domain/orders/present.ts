@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Order, Shipment } from '../../../contract';
 import type { Database } from '../../../store/db';
-import { labs, labTests, markers, orderEvents, orders, type ServiceSchema } from '../../db/schema';
+import { orderEvents, orders, type ServiceSchema } from '../../db/schema';
+import { catalogueRows } from '../labs/catalogueCache';
 import { presentLabTest } from '../labs/present';
 import { NotFound } from '../errors';
 import { orderStatus } from './statuses';
@@ -13,33 +14,42 @@ export type OrderRow = typeof orders.$inferSelect;
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: string | null | undefined) => d ?? null;
 
-/** ClientFacingOrder for each row, loading lab tests, labs, markers and events in a few queries. */
-export async function presentOrders(db: Db, rows: OrderRow[]): Promise<Order[]> {
+/** An order's events as the list query reads them with its row (one JSON array, oldest first). */
+export type EventsJson = { id: number; created_at: string; status: string }[];
+
+/**
+ * The row's events as one JSON column of the same query: an order list or an order read is one
+ * round trip to the store for its data (the catalogue rows it embeds are remembered).
+ */
+// The order's id is written out qualified: in a select list drizzle leaves a single table's columns
+// bare, and a bare "id" here would be the event's.
+export const eventsJson = sql<EventsJson>`coalesce((select json_agg(json_build_object('id', e.id, 'created_at', e.created_at, 'status', e.status) order by e.id)
+  from ${orderEvents} e where e.order_id = ${orders}.${sql.identifier(orders.id.name)}), '[]'::json)`.as('events');
+
+/** The row's columns and its events: what `presentOrders` presents without asking the store again. */
+export const orderWithEvents = { ...getTableColumns(orders), events: eventsJson };
+export type OrderRowWithEvents = OrderRow & { events: EventsJson };
+
+/** ClientFacingOrder for each row; rows read with `orderWithEvents` bring their events along. */
+export async function presentOrders(db: Db, rows: (OrderRow | OrderRowWithEvents)[]): Promise<Order[]> {
   if (rows.length === 0) return [];
-  const testIds = [...new Set(rows.map((r) => r.labTestId))];
-  const tests = await db.select().from(labTests).where(inArray(labTests.id, testIds));
-  const labIds = [...new Set(tests.map((t) => t.labId))];
-  const markerIds = [...new Set(tests.flatMap((t) => t.markerIds))];
-  // One after another: inside a transaction the queries share one connection.
-  const labRows = labIds.length ? await db.select().from(labs).where(inArray(labs.id, labIds)) : [];
-  const markerRows = markerIds.length ? await db.select().from(markers).where(inArray(markers.id, markerIds)) : [];
-  const events = await db
-    .select()
-    .from(orderEvents)
-    .where(
-      inArray(
-        orderEvents.orderId,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(asc(orderEvents.id));
-  const testById = new Map(tests.map((t) => [t.id, t]));
-  const labById = new Map(labRows.map((l) => [l.id, l]));
+  const { testById, labById, markerRows } = await catalogueRows(db, [...new Set(rows.map((r) => r.labTestId))]);
   const eventsByOrder = new Map<string, Order['events']>();
-  for (const e of events) {
-    const list = eventsByOrder.get(e.orderId) ?? [];
-    list.push({ id: e.id, created_at: iso(e.createdAt), status: e.status });
-    eventsByOrder.set(e.orderId, list);
+  const withoutEvents = rows.filter((r) => !('events' in r));
+  if (withoutEvents.length) {
+    const events = await db
+      .select()
+      .from(orderEvents)
+      .where(inArray(orderEvents.orderId, withoutEvents.map((r) => r.id)))
+      .orderBy(asc(orderEvents.id));
+    for (const e of events) {
+      const list = eventsByOrder.get(e.orderId) ?? [];
+      list.push({ id: e.id, created_at: iso(e.createdAt), status: e.status });
+      eventsByOrder.set(e.orderId, list);
+    }
+  }
+  for (const r of rows) {
+    if ('events' in r) eventsByOrder.set(r.id, r.events.map((e) => ({ id: Number(e.id), created_at: iso(new Date(e.created_at)), status: e.status })));
   }
   return rows.map((r) => {
     const test = testById.get(r.labTestId)!;
@@ -120,7 +130,12 @@ export async function findOrderRow(db: Db, teamId: string, orderId: string): Pro
 }
 
 export async function getOrder(db: Db, teamId: string, orderId: string): Promise<Order> {
-  return (await presentOrders(db, [await findOrderRow(db, teamId, orderId)]))[0]!;
+  const [row] = await db
+    .select(orderWithEvents)
+    .from(orders)
+    .where(and(eq(orders.teamId, teamId), eq(orders.id, orderId)));
+  if (!row) throw new NotFound('Order');
+  return (await presentOrders(db, [row]))[0]!;
 }
 
 export { orderStatus };
