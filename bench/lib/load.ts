@@ -19,6 +19,8 @@ interface AutocannonResult {
   non2xx: number;
   latency: Histogram;
   requests: Histogram & { total: number; sent: number };
+  /** Bytes read (autocannon counts answers with their headers). */
+  throughput: Histogram & { total: number };
 }
 export interface LoadRequest {
   method?: 'GET' | 'POST';
@@ -55,6 +57,8 @@ export interface Measured {
   p50: number;
   p99: number;
   failures: number;
+  /** Mean bytes read per answer, headers included. */
+  answerBytes: number;
 }
 
 /** A warm-up, then the measured run; latencies in milliseconds (autocannon's whole-ms resolution). */
@@ -67,7 +71,14 @@ export async function measure(target: Target, seconds: number, warmupSeconds = 2
       : { url: target.origin, requests: target.requests, connections: target.connections, duration: 0, timeout: 30 };
   if (warmupSeconds > 0) await autocannon({ ...base, duration: warmupSeconds });
   const r = await autocannon({ ...base, duration: seconds });
-  return { rps: r.requests.total / r.duration, unanswered: Math.max(0, r.requests.sent - r.requests.total), p50: r.latency.p50, p99: r.latency.p99, failures: r.errors + r.timeouts + r.non2xx };
+  return {
+    rps: r.requests.total / r.duration,
+    unanswered: Math.max(0, r.requests.sent - r.requests.total),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    failures: r.errors + r.timeouts + r.non2xx,
+    answerBytes: r.requests.total > 0 ? r.throughput.total / r.requests.total : 0,
+  };
 }
 
 /** A plain-text table: the first column left-aligned, the others right-aligned. */
