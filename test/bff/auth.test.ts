@@ -160,6 +160,16 @@ describe.each(storeKinds)('sign-in and sessions (%s)', (kind) => {
       expect((await bff.get('/api/auth/me', session, other)).status).toBe(401);
     });
 
+    it('lives in the store: another BFF process on it accepts the session, and a sign-out in one ends it in both', async () => {
+      const session = await bff.login('coordinator');
+      const other = await bff.buildApp();
+      expect((await bff.get('/api/auth/me', session, other)).status).toBe(200);
+      const out = await bff.request({ method: 'POST', url: '/api/auth/logout', session, app: other });
+      expect(out.status).toBeLessThan(300);
+      expect((await bff.get('/api/auth/me', session, other)).status).toBe(401);
+      expect((await bff.get('/api/auth/me', session)).status).toBe(401);
+    });
+
     it('stores only a hash of the session token', async () => {
       const session = await bff.login('coordinator');
       const token = session.value.slice(0, session.value.lastIndexOf('.'));
