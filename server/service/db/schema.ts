@@ -310,6 +310,8 @@ export const jobs = service.table(
     index('jobs_due_idx').on(t.runAt).where(sql`done_at IS NULL AND failed_at IS NULL`),
     index('jobs_kind_idx').on(t.kind),
     index('jobs_fair_idx').on(t.kind, t.fairKey, t.claimedAt),
+    // A team's pending work of a kind (the parse queue's stats), without walking every team's pending jobs.
+    index('jobs_pending_fair_idx').on(t.kind, t.fairKey).where(sql`done_at IS NULL AND failed_at IS NULL`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "jobs_pending_fair_idx" ON "service"."jobs" USING btree ("kind","fair_key") WHERE done_at IS NULL AND failed_at IS NULL;
