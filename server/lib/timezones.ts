@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 /**
  * Formatters by zone: building an Intl.DateTimeFormat costs ~0.3 ms (it loads the zone's rules),
  * formatting with one a few microseconds; the demo seed asks for ~300k offsets.
@@ -96,4 +97,10 @@ const ABBREVIATION_LIKE_ZONES: Record<string, string> = {
 };
 export function postgresZoneName(zone: string): string {
   return ABBREVIATION_LIKE_ZONES[zone.toUpperCase()] ?? zone;
+}
+
+/** `postgresZoneName` in SQL, for a zone id the query reads from a column. */
+export function postgresZoneNameSql(zone: SQL): SQL {
+  const cases = Object.entries(ABBREVIATION_LIKE_ZONES).map(([abbreviation, name]) => sql`WHEN ${abbreviation} THEN ${name}`);
+  return sql`(CASE upper(${zone}) ${sql.join(cases, sql` `)} ELSE ${zone} END)`;
 }

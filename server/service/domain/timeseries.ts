@@ -1,12 +1,12 @@
 import { and, asc, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { GroupedTimeseriesQuery, GroupedTimeseriesResponse, TimeseriesGroup } from '../../contract';
 import { isCalendarDate, TIMESERIES_PAGE_SIZE } from '../../contract';
-import { postgresZoneName } from '../../lib/timezones';
+import { postgresZoneNameSql } from '../../lib/timezones';
 import type { Database } from '../../store/db';
-import { mindfulnessMinutes as m, type ServiceSchema } from '../db/schema';
+import { mindfulnessMinutes as m, users, type ServiceSchema } from '../db/schema';
 import type { CursorCodec } from './cursor';
 import { queryDigest } from './cursor';
-import { Invalid } from './errors';
+import { Invalid, NotFound } from './errors';
 import { findUserRow } from './users';
 
 type Db = Database<ServiceSchema>;
@@ -72,15 +72,15 @@ function readCursor(codec: CursorCodec, raw: string, field: string, userId: stri
   return { start: new Date(p.s), id: p.i };
 }
 
-export async function groupedMindfulnessMinutes(
-  db: Db,
-  codec: CursorCodec,
-  teamId: string,
-  userId: string,
-  q: GroupedTimeseriesQuery,
-): Promise<GroupedTimeseriesResponse> {
-  const user = await findUserRow(db, teamId, userId);
+/** What a grouped read asks for, checked before the store is asked. */
+interface ReadPlan {
+  start: Bound;
+  end: Bound | null;
+  digest: string;
+  after: CursorState | null;
+}
 
+function planRead(codec: CursorCodec, userId: string, q: GroupedTimeseriesQuery): ReadPlan {
   if (q.next_cursor && q.cursor && q.next_cursor !== q.cursor) {
     throw new Invalid(['query', 'cursor'], 'cursor (deprecated) and next_cursor disagree; send only next_cursor');
   }
@@ -93,15 +93,40 @@ export async function groupedMindfulnessMinutes(
     throw new Invalid(['query', 'end_date'], 'end_date must not be before start_date');
   }
   const digest = queryDigest({ s: q.start_date, e: q.end_date ?? null, p: q.provider });
-  // The stored id, not the path spelling: a client may write the uuid in upper case.
-  const after = rawCursor ? readCursor(codec, rawCursor, cursorField, user.id, digest) : null;
+  // The stored spelling of the id (lower case), not the path's: a client may write the uuid in upper case.
+  const after = rawCursor ? readCursor(codec, rawCursor, cursorField, userId.toLowerCase(), digest) : null;
+  return { start, end, digest, after };
+}
 
-  const zone = postgresZoneName(user.fallbackTimeZone ?? 'UTC');
+/**
+ * One page of a user's sessions, grouped by source. The user (its team, fallback time zone and
+ * ingestion bounds) and the page are read in one query: the user row, with the page joined
+ * laterally, so an unknown user is no row at all and a user without sessions one row without a
+ * session.
+ */
+export async function groupedMindfulnessMinutes(
+  db: Db,
+  codec: CursorCodec,
+  teamId: string,
+  userId: string,
+  q: GroupedTimeseriesQuery,
+): Promise<GroupedTimeseriesResponse> {
+  let plan: ReadPlan;
+  try {
+    plan = planRead(codec, userId, q);
+  } catch (err) {
+    // An unknown user is a 404 whatever else is wrong with the query.
+    await findUserRow(db, teamId, userId);
+    throw err;
+  }
+  const { start, end, digest, after } = plan;
+
+  const zone = postgresZoneNameSql(sql`coalesce(${users.fallbackTimeZone}, 'UTC')`);
   const localStart = sql`(CASE WHEN ${m.timezoneOffset} IS NOT NULL
       THEN (${m.startAt} AT TIME ZONE 'UTC') + make_interval(secs => ${m.timezoneOffset})
       ELSE ${m.startAt} AT TIME ZONE ${zone} END)`;
 
-  const where: SQL[] = [eq(m.userId, user.id)];
+  const where: SQL[] = [sql`${m.userId} = ${users.id}`];
   if (q.provider) where.push(eq(m.providerSlug, q.provider));
   const addBound = (b: Bound, op: '>=' | '<=') => {
     if (b.kind === 'instant') {
@@ -117,16 +142,37 @@ export async function groupedMindfulnessMinutes(
   addBound(start, '>=');
   if (end) addBound(end, '<=');
   // Data outside the user's ingestion bounds is never served, whatever the query asks.
-  if (user.ingestionStart) where.push(sql`${localStart} >= ${user.ingestionStart}::timestamp`);
-  if (user.ingestionEnd) where.push(sql`${localStart} < (${user.ingestionEnd}::date + 1)::timestamp`);
+  where.push(sql`(${users.ingestionStart} IS NULL OR ${localStart} >= ${users.ingestionStart}::timestamp)`);
+  where.push(sql`(${users.ingestionEnd} IS NULL OR ${localStart} < (${users.ingestionEnd}::date + 1)::timestamp)`);
   if (after) where.push(sql`(${m.startAt}, ${m.id}) > (${after.start.toISOString()}::timestamptz, ${after.id})`);
 
-  const rows = await db
+  const sessions = db
     .select()
     .from(m)
     .where(and(...where))
     .orderBy(asc(m.startAt), asc(m.id))
-    .limit(TIMESERIES_PAGE_SIZE + 1);
+    .limit(TIMESERIES_PAGE_SIZE + 1)
+    .as('sessions');
+  const joined = await db
+    .select({
+      userId: users.id,
+      session: {
+        id: sessions.id,
+        providerSlug: sessions.providerSlug,
+        sourceType: sessions.sourceType,
+        startAt: sessions.startAt,
+        endAt: sessions.endAt,
+        value: sessions.value,
+        timezoneOffset: sessions.timezoneOffset,
+      },
+    })
+    .from(users)
+    .leftJoinLateral(sessions, sql`true`)
+    .where(and(eq(users.teamId, teamId), eq(users.id, userId)))
+    .orderBy(asc(sessions.startAt), asc(sessions.id));
+  if (joined.length === 0) throw new NotFound('User');
+  const user = { id: joined[0]!.userId };
+  const rows = joined.flatMap((j) => (j.session?.id != null ? [j.session] : []));
 
   const page = rows.slice(0, TIMESERIES_PAGE_SIZE);
   const last = page[page.length - 1];

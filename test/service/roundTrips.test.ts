@@ -1,7 +1,8 @@
 /**
- * An order list or an order read asks the store once for its data: the page, its events and the
- * count come in one query, and the catalogue rows every order embeds (lab test, lab, markers) are
- * remembered until a catalogue sync announces a change.
+ * A read asks the store once for its data. An order list or an order read: the page, its events
+ * and the count come in one query, and the catalogue rows every order embeds (lab test, lab,
+ * markers) are remembered until a catalogue sync announces a change. A grouped timeseries read: the
+ * user (its fallback time zone and ingestion bounds) with its page of sessions joined laterally.
  */
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -82,6 +83,30 @@ describe.each(storeKinds)('order reads ask the store once (%s)', (kind) => {
     const { result, statements } = await statementsDuring(() => get('/v3/orders?page=3&size=2'));
     expect(result).toMatchObject({ orders: [], total: 3, page: 3, size: 2 });
     expect(statements).toBe(2);
+  });
+
+  it('reads a grouped timeseries page in one query, and an unknown user is still a 404 before a bad query', async () => {
+    const day = Date.parse('2026-03-02T08:00:00Z');
+    const points = Array.from({ length: 3 }, (_, i) => ({
+      user_id: team.userId,
+      provider: 'oura',
+      start: new Date(day + i * 3_600_000).toISOString(),
+      end: new Date(day + i * 3_600_000 + 600_000).toISOString(),
+      value: 10,
+    }));
+    const imported = await svc().api(team.team.apiKey).post('/v2/timeseries/mindfulness_minutes/import', { points });
+    expect(imported.status, JSON.stringify(imported.body)).toBeLessThan(300);
+    const path = `/v2/timeseries/${team.userId}/mindfulness_minutes/grouped?start_date=2026-03-01&end_date=2026-03-03`;
+    const { result, statements } = await statementsDuring(() => get(path));
+    expect(statements).toBe(1);
+    expect(result.groups.oura[0].data).toHaveLength(3);
+    const empty = await statementsDuring(() => get(path.replace('2026-03-01', '2026-02-01').replace('2026-03-03', '2026-02-02')));
+    expect(empty.result.groups).toEqual({});
+    expect(empty.statements).toBe(1);
+    const unknown = await svc().api(team.team.apiKey).get(`/v2/timeseries/00000000-0000-4000-8000-000000000000/mindfulness_minutes/grouped?start_date=2026-13-45`);
+    expect(unknown.status).toBe(404);
+    const badDate = await svc().api(team.team.apiKey).get(`/v2/timeseries/${team.userId}/mindfulness_minutes/grouped?start_date=2026-13-45`);
+    expect(badDate.status).toBe(422);
   });
 
   it('shows a catalogue change once it is announced, without a restart', async () => {
