@@ -42,7 +42,7 @@ async function prepareStore(config: Config): Promise<ServiceStore> {
 }
 
 /** One serving process: the HTTP app, its background job workers and its reader pool. */
-async function serve(config: Config, store: ServiceStore) {
+async function serve(config: Config, store: ServiceStore, processes = 1) {
   // Uploaded reports are read in sandboxed reader processes, never on this event loop.
   const readers = new ReaderPool();
   const app = await buildServiceApp({
@@ -75,12 +75,13 @@ async function serve(config: Config, store: ServiceStore) {
   // Webhook attempts wait on receivers (up to 10 s each): workers of their own, so a slow receiver
   // never holds up a booking or the order lifecycle, and one hanging receiver not every delivery.
   const webhookWorkers = Array.from({ length: 2 }, () => new JobWorker(store.db, handlers, { onError, notifications, kinds: [WEBHOOK_DELIVER_KIND], batchSize: 5 }));
-  // One parse worker per reader, claiming fairly across teams: a team holds at most half of them,
-  // so another team's report starts at once beside a backlog. The lease outlasts the reader's own
-  // time limit, so a restart picks an interrupted parse up again.
+  // One parse worker per reader, claiming fairly across teams: a team holds at most half of them
+  // (of every process's readers: the cap counts leases in the shared job table), so another team's
+  // report starts at once beside a backlog. The lease outlasts the reader's own time limit, so a
+  // restart picks an interrupted parse up again.
   const parseWorkers = Array.from(
     { length: readers.size },
-    () => new JobWorker(store.db, handlers, { onError, notifications, kinds: [PARSE_JOB_KIND], leaseMs: 10 * 60_000, fair: { perKey: parsePerTeam(readers.size) } }),
+    () => new JobWorker(store.db, handlers, { onError, notifications, kinds: [PARSE_JOB_KIND], leaseMs: 10 * 60_000, fair: { perKey: parsePerTeam(readers.size * processes) } }),
   );
   app.addHook('onClose', () => readers.close());
   for (const w of [worker, ...webhookWorkers, ...parseWorkers]) {
@@ -101,7 +102,7 @@ async function serve(config: Config, store: ServiceStore) {
  */
 async function main() {
   const config = loadConfig();
-  if (cluster.isWorker) return serve(config, await openServiceStore(config));
+  if (cluster.isWorker) return serve(config, await openServiceStore(config), serviceWorkerCount(config).count);
   const { count, note } = serviceWorkerCount(config);
   if (note) console.warn(`service: ${note}`);
   const store = await prepareStore(config);
