@@ -61,15 +61,16 @@ async function waitFor<T>(what: string, probe: () => Promise<T> | T, limitMs = W
   }
 }
 
-/** The live children of a process (Linux /proc). */
-function childrenOf(pid: number): number[] {
+/** The live worker processes of the primary (Linux /proc): its children running the service's entry (not tsx's esbuild). */
+function workersOf(pid: number): number[] {
   const kids: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === pid && fields[0] !== 'Z') kids.push(Number(entry));
+      if (Number(fields[1]) !== pid || fields[0] === 'Z') continue;
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('server/service/main.ts')) kids.push(Number(entry));
     } catch {
       // gone meanwhile
     }
@@ -168,7 +169,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || process.platform !== 'linux')(
       if (service.exitCode !== null) throw new Error(`the service exited:\n${output}`);
       return /service: 2 worker processes on /.test(output);
     });
-    workers = childrenOf(service.pid!);
+    workers = workersOf(service.pid!);
     expect(workers, output).toHaveLength(2);
     // The primary migrated and synced the catalogues; this connection is the test's own.
     store = await openStore({ part: 'service', schema: serviceSchema, migrationsFolder, databaseUrl: database.databaseUrl });
@@ -264,7 +265,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || process.platform !== 'linux')(
     // The port keeps answering: the primary routes to the living worker, then to the new one too.
     await waitFor('the primary to notice the exit', () => new RegExp(`service worker ${victim} exited \\(SIGKILL\\)`).test(output), 30_000);
     for (let i = 0; i < 10; i++) expect((await probe(baseUrl)).status).toBe(200);
-    const replacement = await waitFor('a replacement worker', () => childrenOf(service.pid!).find((p) => p !== survivor && p !== victim), 60_000);
+    const replacement = await waitFor('a replacement worker', () => workersOf(service.pid!).find((p) => p !== survivor && p !== victim), 60_000);
     expect(alive(victim)).toBe(false);
     const seen = new Set<number>();
     await waitFor('the replacement to answer on the port', async () => {
@@ -359,11 +360,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || process.platform !== 'linux')(
     expect(failed).toEqual([]);
     expect(await store.db.select({ id: jobs.id }).from(jobs).where(sql`${jobs.lockedBy} LIKE ${`w-${victim}-%`}`)).toEqual([]);
     expect((await leases()).filter((j) => j.kind === APPOINTMENT_CONFIRM_KIND && j.pid === victim)).toEqual([]);
-    workers = childrenOf(service.pid!);
+    workers = workersOf(service.pid!);
   });
 
   it('stops on SIGTERM: the workers close, then the primary exits 0 and leaves no connection behind', async () => {
-    const pids = childrenOf(service.pid!);
+    const pids = workersOf(service.pid!);
     expect(pids).toHaveLength(2);
     const exited = new Promise<number | null>((r) => service.once('exit', (code) => r(code)));
     service.kill('SIGTERM');
