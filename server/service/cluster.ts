@@ -102,11 +102,11 @@ export class ServiceCluster {
       this.live.delete(entry);
       if (entry.prefix) this.track(this.release(entry.prefix, pid!));
       onExit();
-      this.exited(pid, code, signal);
+      this.onWorkerExit(pid, code, signal);
     });
   }
 
-  private exited(pid: number | undefined, code: number | null, signal: string | null) {
+  private onWorkerExit(pid: number | undefined, code: number | null, signal: string | null) {
     if (this.stopping) return;
     if (code === EXIT_CANNOT_START) {
       const message = `service worker ${pid} cannot start (see its message above)`;
