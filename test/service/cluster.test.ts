@@ -307,7 +307,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || process.platform !== 'linux')(
     const parseEvents = await store.db
       .select({ type: webhookOutbox.eventType, subject: sql<string>`${webhookOutbox.payload}->'data'->>'id'` })
       .from(webhookOutbox)
-      .where(eq(webhookOutbox.teamId, parseTeam.teamId));
+      .where(eq(webhookOutbox.teamId, parseTeam.teamId))
+      .orderBy(webhookOutbox.id);
     for (const id of parseIds) {
       expect(parseEvents.filter((e) => e.subject === id).map((e) => e.type)).toEqual(['lab_report.parsing_job.created', 'lab_report.parsing_job.updated']);
     }
