@@ -18,7 +18,7 @@ import { nodeEntry, repoPath } from '../lib/entries';
 import { ensureWebhookDispatcher } from './webhooks/dispatcher';
 import { WEBHOOK_DELIVER_KIND, WEBHOOK_DISPATCH_KIND } from './webhooks/kinds';
 import { PARSE_JOB_KIND } from './domain/parsingJobs/create';
-import { parsePerTeam, ReaderPool } from './sandbox/readerPool';
+import { DEFAULT_READERS, parsePerTeam, ReaderPool } from './sandbox/readerPool';
 
 const migrationsFolder = repoPath('server/service/db/migrations');
 
@@ -43,8 +43,9 @@ async function prepareStore(config: Config): Promise<ServiceStore> {
 
 /** One serving process: the HTTP app, its background job workers and its reader pool. */
 async function serve(config: Config, store: ServiceStore, processes = 1) {
-  // Uploaded reports are read in sandboxed reader processes, never on this event loop.
-  const readers = new ReaderPool();
+  // Uploaded reports are read in sandboxed reader processes, never on this event loop. Several
+  // service processes share the one machine's readers (one per core, at most four), at least one each.
+  const readers = new ReaderPool(processes > 1 ? { size: Math.max(1, Math.ceil(DEFAULT_READERS / processes)) } : {});
   const app = await buildServiceApp({
     readers,
     db: store.db,
