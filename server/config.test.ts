@@ -17,3 +17,19 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
   });
 });
+
+describe('SERVICE_WORKERS', () => {
+  it.each([
+    [undefined, undefined],
+    ['', undefined],
+    ['1', 1],
+    [' 4 ', 4],
+    ['64', 64],
+  ])('%j → %j', (value, expected) => {
+    expect(loadConfig(value === undefined ? {} : { SERVICE_WORKERS: value }).SERVICE_WORKERS).toBe(expected);
+  });
+
+  it.each(['0', '65', '1.5', 'two', '-1'])('%j stops start-up with one line naming it', (value) => {
+    expect(() => loadConfig({ SERVICE_WORKERS: value })).toThrow('invalid configuration: SERVICE_WORKERS must be a whole number from 1 to 64');
+  });
+});

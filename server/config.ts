@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+const WORKERS = 'must be a whole number from 1 to 64';
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalString = z
   .string()
@@ -41,6 +42,13 @@ export const EnvSchema = z
       if (/^\d{1,2}$/.test(v)) return Number(v);
       return v.split(',').map((a) => a.trim()).filter(Boolean);
     }),
+    /**
+     * Service processes sharing SERVICE_PORT and the background work (node's cluster). Unset: one per
+     * core on PostgreSQL; the embedded store is owned by one process, so there it is always 1.
+     */
+    SERVICE_WORKERS: optionalString.pipe(
+      z.coerce.number<string>({ message: WORKERS }).int(WORKERS).min(1, WORKERS).max(64, WORKERS).optional(),
+    ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((e) => !e.SERVICE_BASE_URL || e.SERVICE_API_KEY, {

@@ -18,6 +18,8 @@ export interface ReceiverAnswer {
   body?: string;
   /** Never answer (the sender's timeout must end the attempt). */
   hang?: boolean;
+  /** Answer after this long (an attempt still in flight meanwhile). */
+  delayMs?: number;
 }
 
 export type Responder = (req: ReceivedWebhook, index: number) => ReceiverAnswer;
@@ -44,8 +46,19 @@ export class WebhookReceiver {
           receiver.hanging.add(res);
           return;
         }
-        res.writeHead(answer.status, answer.headers ?? {});
-        res.end(answer.body ?? '');
+        const send = () => {
+          res.writeHead(answer.status, answer.headers ?? {});
+          res.end(answer.body ?? '');
+        };
+        if (answer.delayMs) {
+          receiver.hanging.add(res);
+          setTimeout(() => {
+            receiver.hanging.delete(res);
+            if (!res.destroyed) send();
+          }, answer.delayMs);
+        } else {
+          send();
+        }
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -100,11 +100,46 @@ export function backoffMs(attempt: number, random = Math.random): number {
   return Math.round(cap / 2 + random() * (cap / 2));
 }
 
+/**
+ * What every lease taken by a process's workers starts with (`locked_by`): its pid and a tag of that
+ * process alone (pids repeat across the machines and containers that share a store).
+ */
+export function leaseOwnerPrefix(pid: number, tag: string): string {
+  return `w-${pid}-${tag}-`;
+}
+
+/** Set by the service's primary process for each worker process it starts, so it knows whose leases to release. */
+export const LEASE_TAG_ENV = 'LABDESK_LEASE_TAG';
+const LEASE_TAG_RE = /^[0-9a-f]{4,32}$/;
+
+/** This process's lease prefix: the tag its primary gave it, or a random one. */
+export const processLeasePrefix = leaseOwnerPrefix(
+  process.pid,
+  LEASE_TAG_RE.test(process.env[LEASE_TAG_ENV] ?? '') ? process.env[LEASE_TAG_ENV]! : randomBytes(4).toString('hex'),
+);
+
+/**
+ * Frees the leases of a process that is gone (every `locked_by` starting with its prefix), so its
+ * unfinished jobs are claimed again now instead of when the leases run out (ten minutes for a
+ * parse), and wakes the workers of those kinds. Returns the number of jobs released, by kind.
+ * Only for a process known to have exited: a live one would run the same job beside its new owner.
+ */
+export async function releaseLeases(db: Db, ownerPrefix: string): Promise<Record<string, number>> {
+  if (!/^w-\d+-[0-9a-z]+-$/i.test(ownerPrefix)) throw new Error('not a lease owner prefix');
+  const result = await db.execute(sql`WITH released AS (
+      UPDATE ${jobs} SET locked_until = NULL, locked_by = NULL
+      WHERE left(locked_by, ${ownerPrefix.length}) = ${ownerPrefix} AND done_at IS NULL AND failed_at IS NULL
+      RETURNING kind)
+    SELECT kind, count(*) AS n, pg_notify(${JOBS_CHANNEL}, kind) AS notified FROM released GROUP BY kind`);
+  const rows = (result as unknown as { rows: { kind: string; n: string | number }[] }).rows;
+  return Object.fromEntries(rows.map((r) => [r.kind, Number(r.n)]));
+}
+
 /** Leases due jobs and runs their handlers; a job whose lease ran out (crashed worker) is picked up again. */
 export class JobWorker {
   private running: Promise<unknown> | null = null;
   private stopped = true;
-  readonly workerId = `w-${process.pid}-${randomBytes(3).toString('hex')}`;
+  readonly workerId = `${processLeasePrefix}${randomBytes(3).toString('hex')}`;
 
   constructor(
     private readonly db: Db,
