@@ -6,14 +6,18 @@
  * endpoint with autocannon against a bare node:http server answering a fixed 2 KB JSON (the
  * ceiling, measured in the same run), and prints req/s, p50, p99 and the ratio to the ceiling, the
  * BFF's ratio to the service, page N against page 1 of a cursor resource, 200 concurrent mixed GETs,
- * the service's resident memory, the first start (migrations + demo seed) and the dashboard's
- * initial JavaScript. Figures, never pass/fail; see docs/performance.md.
+ * the service's resident memory, the first start (migrations + demo seed), the bulk import's rows
+ * per second, and the dashboard: its initial JavaScript, the first rows of the users list after a
+ * cold load in Chromium and Lighthouse's desktop score (bench/dashboard.ts, on the embedded store).
+ * Figures, never pass/fail; see docs/performance.md.
  *
  *   npm run bench
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
  *
  * BENCH_DURATION seconds per target (default 8, after 2 s of warm-up), BENCH_CONNECTIONS (default 20),
- * BENCH_MIXED_CONNECTIONS (default 200), BENCH_JSON=file to also write the figures as JSON.
+ * BENCH_MIXED_CONNECTIONS (default 200), BENCH_JSON=file to also write the figures as JSON,
+ * BENCH_DASHBOARD=0 to leave the dashboard out, BENCH_LIGHTHOUSE=0 to leave Lighthouse out,
+ * BENCH_IMPORT_POINTS (default 100,000) for the import.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,6 +28,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { formatTable, measure, setting, type LoadRequest, type Measured, type Target } from './lib/load';
 import { residentMemory, signIn, startStack, type Stack } from './lib/stack';
+import { benchDashboard, formatDashboardFigures, type DashboardFigures } from './dashboard';
+import { benchImportTimeseries, type ImportBenchResult } from './importTimeseries';
 
 const DURATION = setting('BENCH_DURATION', 8);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 20);
@@ -204,6 +210,8 @@ async function main() {
   const sizedCeilings = new Map<number, Measured>();
   const rows: Row[] = [];
   const starts: { store: string; seconds: number; memory: { self: number; tree: number } }[] = [];
+  const imports: ImportBenchResult[] = [];
+  let dashboard: DashboardFigures | null = null;
   try {
     log('ceiling: bare node:http, fixed 2 KB JSON…');
     ceilings.push(await measure(ceilingTarget, DURATION));
@@ -215,9 +223,19 @@ async function main() {
         const result = await benchStore(stack, log);
         rows.push(...result.rows);
         starts.push({ store: stack.store, seconds: stack.firstStartSeconds, memory: result.memory });
+        if (!databaseUrl && process.env.BENCH_DASHBOARD !== '0') {
+          log('the dashboard: initial JS, first rows after a cold load, Lighthouse…');
+          dashboard = await benchDashboard({
+            running: { url: stack.bffUrl, email: stack.staff.email, password: stack.staff.password },
+            lighthouse: process.env.BENCH_LIGHTHOUSE !== '0',
+            log,
+          });
+        }
       } finally {
         await stack.stop();
       }
+      log(`bulk import of timeseries on ${databaseUrl ? 'PostgreSQL' : 'the embedded store'}…`);
+      imports.push(await benchImportTimeseries({ databaseUrl, points: setting('BENCH_IMPORT_POINTS', 100_000) }));
     }
     // Large answers (an order page) are bounded by writing their bytes: their own ceiling is the
     // bare server answering a body of the same size.
@@ -265,10 +283,18 @@ async function main() {
     ),
   );
   console.log('');
+  console.log(
+    formatTable(
+      ['store', 'bulk import points', 'seconds', 'rows/s', 're-import (all skipped) rows/s'],
+      imports.map((i) => [i.store, String(i.points), fixed(i.seconds, 1), fixed(i.rowsPerSecond, 0), fixed(i.reimportRowsPerSecond, 0)]),
+    ),
+  );
+  console.log('');
   console.log(`dashboard initial JS: ${js.files} files, ${fixed(js.raw / 1024, 0)} KiB raw, ${fixed(js.gzip / 1024, 0)} KiB gzip`);
+  if (dashboard) console.log(formatDashboardFigures(dashboard));
   console.log(`ceiling ${fixed(ceilingRps, 0)} req/s (mean of start and end); total run ${fixed((Date.now() - began) / 1000, 0)} s`);
   if (process.env.BENCH_JSON) {
-    fs.writeFileSync(process.env.BENCH_JSON, JSON.stringify({ ceilingRps, ceilings, sizedCeilings: Object.fromEntries(sizedCeilings), rows, starts, initialJs: js }, null, 2));
+    fs.writeFileSync(process.env.BENCH_JSON, JSON.stringify({ ceilingRps, ceilings, sizedCeilings: Object.fromEntries(sizedCeilings), rows, starts, imports, dashboard, initialJs: js }, null, 2));
   }
   const failed = rows.filter((r) => r.failures > 0);
   if (failed.length > 0) {
