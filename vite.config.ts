@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { precompress } from './scripts/precompress';
+import { precompress } from './scripts/precompress.ts';
 
 // The dashboard is served by the BFF in production; in `npm run dev:ui` Vite proxies /api to it.
 export default defineConfig({

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import LongestFirstSequencer from './test/support/sequencer';
+import LongestFirstSequencer from './test/support/sequencer.ts';
 
 // Limits for what never comes, not for how long things take: on this 2-core machine a second suite
 // running beside this one can make a test take several times its quiet duration.

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { durations } from './durations';
+import { durations } from './durations.ts';
 
 const UNKNOWN_MS = 60_000;
 
