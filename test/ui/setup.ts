@@ -8,6 +8,7 @@ import { createElement, type ReactNode } from 'react';
 import type * as Recharts from 'recharts';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { preloadLazyViews } from '../../src/components/lazyView';
+import { speedUpComputedStyle } from './fastStyles';
 
 // Page tests run the real service and BFF in the same worker: on a loaded machine an answer can
 // take much longer than Testing Library's default 1 s wait. A wait ends as soon as what it waits
@@ -37,6 +38,9 @@ configure({
     return error;
   },
 });
+
+// getComputedStyle without matching an element against the style rules it cannot match (fastStyles.ts).
+speedUpComputedStyle(document, window);
 
 // The dashboard's views load on first use (src/components/lazyView.ts); compile them before the
 // tests start rather than inside the first test that opens one.
