@@ -145,4 +145,40 @@ export function speedUpComputedStyle(document: Document, window: Window): void {
   nw.__labdeskFast = true;
 }
 
+/**
+ * The same declaration for the same element until the document changes: jsdom recomputes an
+ * element's style from its declaration (cached until any change of the document) at each call,
+ * walking up to the root for every inherited property (visibility, pointer-events, color...).
+ * Testing Library asks about the same elements and their ancestors many times in one query, and
+ * again in the next query if nothing changed. A result is kept as long as jsdom keeps its own
+ * cache of declarations (the same `_styleCache` object), which it drops at every change of an
+ * element in the document and of its style sheets: what it answers from is then what it last
+ * answered from.
+ */
+export function memoizeComputedStyle(document: Document, window: Window): void {
+  const symbol = Object.getOwnPropertySymbols(document).find((s) => s.description === 'impl');
+  const impl = symbol && (document as unknown as Record<symbol, { _styleCache?: object | null }>)[symbol];
+  if (!impl || !('_styleCache' in impl) || process.env.LABDESK_SLOW_STYLES) return;
+  const compute = window.getComputedStyle;
+  let owner: object | null | undefined = null;
+  let results = new WeakMap<Element, CSSStyleDeclaration>();
+  window.getComputedStyle = (element: Element, pseudoElement?: string | null) => {
+    if (pseudoElement) return compute(element, pseudoElement);
+    if (owner && impl._styleCache === owner) {
+      const known = results.get(element);
+      if (known) {
+        if (verifyTo && known.cssText !== compute(element).cssText) appendFileSync(verifyTo, `STALE ${element.outerHTML.slice(0, 200)}\n`);
+        return known;
+      }
+    }
+    const result = compute(element);
+    if (impl._styleCache !== owner) {
+      owner = impl._styleCache;
+      results = new WeakMap();
+    }
+    results.set(element, result);
+    return result;
+  };
+}
+
 export const forTests = { requiredClasses };
