@@ -20,9 +20,7 @@ export function renderOnStack(stack: RealStack, path = '/') {
   forgetSession();
   localStorage.clear();
   window.history.replaceState(null, '', path === '/' ? '/' : `/#${path}`);
-  // Keys and clicks one after another without a timer between them: each still goes through the
-  // page's handlers and re-renders, as typed; only the wait for the next macrotask is gone.
-  const user = userEvent.setup({ delay: null });
+  const user = userEvent.setup();
   render(<App />);
   return { user };
 }
