@@ -6,8 +6,10 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure, getConfig } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import type * as Recharts from 'recharts';
+import type * as Theme from '../../src/layout/theme';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { preloadLazyViews } from '../../src/components/lazyView';
+import { memoizeComputedStyle, speedUpComputedStyle } from './fastStyles';
 
 // Page tests run the real service and BFF in the same worker: on a loaded machine an answer can
 // take much longer than Testing Library's default 1 s wait. A wait ends as soon as what it waits
@@ -37,6 +39,11 @@ configure({
     return error;
   },
 });
+
+// getComputedStyle without matching an element against the style rules it cannot match, and
+// without recomputing what has not changed (fastStyles.ts).
+speedUpComputedStyle(document, window);
+memoizeComputedStyle(document, window);
 
 // The dashboard's views load on first use (src/components/lazyView.ts); compile them before the
 // tests start rather than inside the first test that opens one.
@@ -78,6 +85,23 @@ window.matchMedia ??= (query: string) =>
 
 // react-admin scrolls to the top on navigation; jsdom only logs "not implemented".
 window.scrollTo = () => {};
+
+// No animations in page tests: MUI's transitions (dialogs, menus, snackbars appearing and going)
+// take no time, and buttons make no ripple (a ripple is two renders and a timer per click). Only
+// the test's theme changes; what is shown, and when it is there or gone, does not.
+vi.mock('../../src/layout/theme', async (importOriginal) => {
+  const { theme } = await importOriginal<typeof Theme>();
+  if (process.env.LABDESK_TEST_ANIMATIONS) return { theme };
+  const none = { shortest: 0, shorter: 0, short: 0, standard: 0, complex: 0, enteringScreen: 0, leavingScreen: 0 };
+  const components = theme.components ?? {};
+  return {
+    theme: {
+      ...theme,
+      transitions: { ...theme.transitions, duration: none },
+      components: { ...components, MuiButtonBase: { ...components.MuiButtonBase, defaultProps: { ...components.MuiButtonBase?.defaultProps, disableRipple: true } } },
+    },
+  };
+});
 
 // jsdom has no layout, so every element measures 0×0 and recharts' ResponsiveContainer would
 // render nothing. Give it a fixed size instead (recharts skips measuring when both are numbers).
