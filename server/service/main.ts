@@ -1,10 +1,8 @@
 import cluster from 'node:cluster';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
 import { loadConfig, type Config } from '../config';
 import { safeError } from '../lib/logging';
 import { runServerProcess } from '../lib/serverProcess';
-import { openStore, type Database, type Store } from '../store/db';
+import { openStore, type Store } from '../store/db';
 import { EXIT_CANNOT_START } from '../supervisor';
 import { JobWorker, releaseLeases } from './jobs/queue';
 import { ServiceCluster, serviceWorkerCount } from './cluster';
@@ -98,7 +96,7 @@ async function serve(config: Config, store: ServiceStore, processes = 1) {
 /**
  * The service process. With one process (always on the embedded store) it prepares its store and
  * serves. With SERVICE_WORKERS > 1 on PostgreSQL this is the cluster's primary: it prepares the
- * store once, keeps one connection (to free the job leases of a worker that dies) and forks the
+ * store once, keeps it (to free the job leases of a worker that dies) and forks the
  * workers, which share SERVICE_PORT and the job table; see server/service/cluster.ts.
  */
 async function main() {
@@ -109,16 +107,12 @@ async function main() {
   const store = await prepareStore(config);
   if (count === 1) return serve(config, store);
 
-  await store.close();
-  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 1 });
-  pool.on('error', () => {
-    /* the idle connection was lost; the pool makes another when next needed */
-  });
-  const db = drizzlePg(pool, { schema: serviceSchema }) as unknown as Database<ServiceSchema>;
+  // The primary keeps the store it prepared, to free the job leases of a worker that dies (its pool
+  // lets idle connections go, so an idle primary holds none).
   const workers = new ServiceCluster({
     count,
     fork: (env) => cluster.fork(env),
-    releaseLeases: (prefix) => releaseLeases(db, prefix),
+    releaseLeases: (prefix) => releaseLeases(store.db, prefix),
     log: (message) => console.log(`service: ${message}`),
     onFatal: (message) => {
       console.error(`service: ${message}`);
@@ -128,11 +122,11 @@ async function main() {
   try {
     await workers.start();
   } catch (err) {
-    await pool.end().catch(() => {});
+    await store.close().catch(() => {});
     throw err;
   }
   console.log(`service: ${count} worker processes on ${config.HOST}:${config.SERVICE_PORT} (${workers.pids().join(', ')})`);
-  return { app: workers, store: { close: () => pool.end() } };
+  return { app: workers, store };
 }
 
 function runSeedProcess(): Promise<void> {
