@@ -23,6 +23,7 @@ import { labAccountsResource } from './resources/labAccounts';
 import { labsResource, labTestsResource } from './resources/labTests';
 import { markersResource } from './resources/markers';
 import { resultsResource } from './resources/results';
+import { walkInResource } from './resources/walkIn';
 import { ordersResource } from './resources/orders';
 import { parserJobsResource } from './resources/parserJobs';
 import { rolePoliciesResource, staffResource } from './resources/staff';
@@ -173,6 +174,7 @@ export async function buildBffApp(opts: BffAppOptions) {
       // Full paths (/appointments/..., /orders/:id/appointment/...): the actions sit under the
       // orders' URLs but are the appointments' routes. Addresses and notes: path-only log lines.
       await api.register(appointmentsResource(client));
+      await api.register(walkInResource(client));
       // Full paths too: results under /orders/:id/..., biomarkers under /users/:id/..., /team-settings.
       await api.register(resultsResource(client));
       // Uploads stream through (the scope reads multipart bodies itself); filters may carry ids only,
