@@ -24,6 +24,7 @@ import { errorCodeOf } from './errorCode';
 import { httpClient } from './httpClient';
 import { rememberSession } from './session';
 import { uploadParserJob } from './upload';
+import { walkInCalls } from './walkInCalls';
 import type { AppointmentRecord, AvailabilityAnswer, CancellationReason } from '../appointments/types';
 import type { ParserJobRecord, ParserQueueStatus } from '../parser-jobs/types';
 import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
@@ -236,4 +237,5 @@ export const dataProvider: LabdeskDataProvider = {
   ...parserAndWebhookCalls,
   ...accessCalls,
   ...resultCalls,
+  ...walkInCalls(API_URL),
 };

@@ -16,6 +16,7 @@ import type {
 import type { ParserJobRecord, ParserQueueStatus, ReviewBody } from '../parser-jobs/types';
 import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
 import type { OrderRecord } from '../orders/types';
+import type { WalkInCalls } from './walkInCalls';
 import type {
   AuditChainCheck,
   CriticalAcknowledgement,
@@ -60,7 +61,7 @@ export interface CreateMeta extends UploadProgress {
 }
 
 /** react-admin's DataProvider plus the calls that do not fit the CRUD mould. */
-export interface LabdeskDataProvider extends DataProvider {
+export interface LabdeskDataProvider extends DataProvider, WalkInCalls {
   /** Cancels an order (pessimistic: answers the cancelled order); 422 when it is already final. */
   cancelOrder(orderId: string): Promise<OrderRecord>;
   getMindfulnessMinutes(userId: string, range: DateRange): Promise<MindfulnessMinutes>;
