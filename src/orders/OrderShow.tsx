@@ -13,7 +13,7 @@ import { GENDERS } from './choices';
 import { RequisitionButton } from './RequisitionButton';
 import { ResultsCard } from './results/ResultsCard';
 import { AppointmentScheduling } from './scheduling/AppointmentScheduling';
-import { CollectionSection, hasCollectionSection } from './walk-in/CollectionSection';
+import { CollectionSection } from './walk-in/CollectionSection';
 import type { OrderRecord } from './types';
 
 const Muted = ({ children }: { children: ReactNode }) => (
@@ -199,11 +199,7 @@ export const OrderShow = () => (
       render={(record) => (
         <Grid container spacing={2} sx={{ mt: 1 }}>
           {/* Walk-in and on-site orders: where the sample is drawn, first. */}
-          {hasCollectionSection(record) && (
-            <Grid size={12}>
-              <CollectionSection order={record} />
-            </Grid>
-          )}
+          <CollectionSection order={record} />
           <Grid size={{ xs: 12, md: 7 }}>
             <Stack spacing={2}>
               <Summary record={record} />

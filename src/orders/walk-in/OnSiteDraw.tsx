@@ -5,15 +5,13 @@
 import { useState } from 'react';
 import { Button, Card, CardContent, CardHeader, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useDataProvider, useNotify, usePermissions, useRefresh } from 'react-admin';
-import { can } from '../../auth/permissions';
+import { useDataProvider, useNotify, useRefresh } from 'react-admin';
 import type { LabdeskDataProvider } from '../../providers/types';
 import type { OrderRecord } from '../types';
 
 const AWAITING_DRAW = ['requisition_created', 'requisition_bypassed'];
 
 export const OnSiteDraw = ({ order }: { order: OrderRecord }) => {
-  const { permissions } = usePermissions();
   const dataProvider = useDataProvider<LabdeskDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -27,7 +25,6 @@ export const OnSiteDraw = ({ order }: { order: OrderRecord }) => {
     },
     onError: (error: Error) => notify(error.message || 'Could not mark the draw completed; try again', { type: 'error' }),
   });
-  if (!can(permissions, 'orders:collect')) return null;
   const waiting = order.status === 'received' && AWAITING_DRAW.includes(order.low_level_status ?? '');
   return (
     <Card component="section" aria-label="On-site draw">
