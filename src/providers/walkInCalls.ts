@@ -31,13 +31,13 @@ async function postJson<T>(url: string, body: unknown = {}): Promise<T> {
 export function walkInCalls(apiUrl: string): WalkInCalls {
   const orderUrl = (orderId: string, rest: string) => `${apiUrl}/orders/${encodeURIComponent(orderId)}/${rest}`;
   return {
-  getWalkInCenters: (orderId) => getJson(orderUrl(orderId, 'walk-in/centers')),
-  getWalkInAvailability: (orderId, siteCode, startDate) =>
-    getJson(orderUrl(orderId, `walk-in/availability?${new URLSearchParams({ site_code: siteCode, ...(startDate ? { start_date: startDate } : {}) })}`)),
-  getWalkInVisit: (orderId) => getJson(orderUrl(orderId, 'walk-in/visit')),
-  bookWalkIn: (orderId, bookingKey) => postJson(orderUrl(orderId, 'walk-in/book'), { booking_key: bookingKey }),
-  rescheduleWalkIn: (orderId, bookingKey) => postJson(orderUrl(orderId, 'walk-in/reschedule'), { booking_key: bookingKey }),
-  cancelWalkIn: (orderId, body) => postJson(orderUrl(orderId, 'walk-in/cancel'), body),
-  markDrawCompleted: (orderId) => postJson(orderUrl(orderId, 'draw-completed')),
+    getWalkInCenters: (orderId) => getJson(orderUrl(orderId, 'walk-in/centers')),
+    getWalkInAvailability: (orderId, siteCode, startDate) =>
+      getJson(orderUrl(orderId, `walk-in/availability?${new URLSearchParams({ site_code: siteCode, ...(startDate ? { start_date: startDate } : {}) })}`)),
+    getWalkInVisit: (orderId) => getJson(orderUrl(orderId, 'walk-in/visit')),
+    bookWalkIn: (orderId, bookingKey) => postJson(orderUrl(orderId, 'walk-in/book'), { booking_key: bookingKey }),
+    rescheduleWalkIn: (orderId, bookingKey) => postJson(orderUrl(orderId, 'walk-in/reschedule'), { booking_key: bookingKey }),
+    cancelWalkIn: (orderId, body) => postJson(orderUrl(orderId, 'walk-in/cancel'), body),
+    markDrawCompleted: (orderId) => postJson(orderUrl(orderId, 'draw-completed')),
   };
 }

@@ -54,6 +54,12 @@ describe('walk-in and on-site collection', () => {
     expect(within(booked).getByRole('button', { name: 'Reschedule' })).toBeInTheDocument();
     const visit = await stack.service.call<{ type: string; status: string }>(stack.service.team, 'GET', `/v3/order/${order.id}/psc/appointment`);
     expect(visit.body).toMatchObject({ type: 'patient_service_center', status: 'confirmed' });
+
+    // The appointments list has the visit too; its row opens the order, where the visit is managed.
+    window.location.hash = '#/appointments';
+    const row = (await screen.findByText(`Order ${order.id.slice(0, 8)}`)).closest('tr')!;
+    await user.click(within(row).getByText('Confirmed'));
+    await waitFor(() => expect(window.location.hash).toBe(`#/orders/${order.id}/show`));
   });
 
   it('lets lab operations mark an on-site order’s draw completed after confirming', async () => {
