@@ -17,3 +17,4 @@ export * from './staff';
 export * from './users';
 export * from './webhooks';
 export * from './results';
+export * from './overview';
