@@ -27,7 +27,7 @@ export async function criticalUnacknowledged(client: ServiceClient): Promise<Ove
   return { count: answer.total, capped: false };
 }
 
-/** The review queue (the parser-jobs list's `queue` filter), oldest first, so its first job is the longest wait. */
+/** The review queue (the parser-jobs list's `queue` filter) and the upload time of its longest-waiting report. */
 export async function reportsAwaitingReview(client: ServiceClient): Promise<NonNullable<Overview['reports_awaiting_review']>> {
   let count = 0;
   let oldest: string | null = null;
@@ -35,7 +35,8 @@ export async function reportsAwaitingReview(client: ServiceClient): Promise<NonN
   do {
     const limit = Math.min(PARSER_LIST_MAX_LIMIT, OVERVIEW_WALK_CAP - count);
     const page = await client.listParsingJobs({ stage: 'awaiting_review', is_reviewed: false, order: 'asc', limit, next_cursor: cursor });
-    oldest ??= page.data[0]?.created_at ?? null;
+    // Read oldest first, so the first page holds the longest wait; the minimum still holds should arrival and upload time disagree.
+    for (const job of page.data) if (oldest === null || job.created_at < oldest) oldest = job.created_at;
     count += page.data.length;
     cursor = page.next_cursor ?? undefined;
   } while (cursor && count < OVERVIEW_WALK_CAP);
