@@ -31,6 +31,9 @@ describe('users list', () => {
   it('after sign-in, lists users with their connected sources', async () => {
     const { user } = renderOnStack(stack);
     await signIn(user, staffEmail('admin'), STAFF_PASSWORD);
+    // Sign-in lands on the overview; the users list is one menu item away.
+    await screen.findByRole('heading', { name: 'What needs you' });
+    await user.click(screen.getByRole('menuitem', { name: /users/i }));
 
     expect(await screen.findByText('pt-7f3a2c91')).toBeInTheDocument();
     expect(rows()).toHaveLength(3);
