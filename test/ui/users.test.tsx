@@ -19,10 +19,10 @@ afterAll(async () => {
 });
 beforeEach(() => stack.reset());
 
-/** The dashboard as a signed-in admin opens it. */
+/** The users list as a signed-in admin opens it. */
 async function openSignedIn() {
   await stack.signInAs('admin');
-  return renderOnStack(stack);
+  return renderOnStack(stack, '/users');
 }
 
 const rows = () => screen.getAllByRole('row').slice(1); // minus the header row
@@ -91,7 +91,7 @@ describe('users list', () => {
     // Another team's console: a BFF holding the key of a team with no users yet.
     stack.useBffApp(await stack.bff.buildApp({ serviceApiKey: stack.service.otherTeam.apiKey }));
     await stack.signInAs('admin');
-    renderOnStack(stack);
+    renderOnStack(stack, '/users');
     expect(await screen.findByText('No users yet')).toBeInTheDocument();
     expect(screen.getByText('POST /v2/user')).toBeInTheDocument();
     stack.useBffApp(null);
