@@ -36,7 +36,7 @@ export async function reportsAwaitingReview(client: ServiceClient): Promise<NonN
     const limit = Math.min(PARSER_LIST_MAX_LIMIT, OVERVIEW_WALK_CAP - count);
     const page = await client.listParsingJobs({ stage: 'awaiting_review', is_reviewed: false, order: 'asc', limit, next_cursor: cursor });
     // Read oldest first, so the first page holds the longest wait; the minimum still holds should arrival and upload time disagree.
-    for (const job of page.data) if (oldest === null || job.created_at < oldest) oldest = job.created_at;
+    for (const { created_at: at } of page.data) if (at && (oldest === null || at < oldest)) oldest = at;
     count += page.data.length;
     cursor = page.next_cursor ?? undefined;
   } while (cursor && count < OVERVIEW_WALK_CAP);
