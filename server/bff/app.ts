@@ -25,6 +25,7 @@ import { markersResource } from './resources/markers';
 import { resultsResource } from './resources/results';
 import { walkInResource } from './resources/walkIn';
 import { ordersResource } from './resources/orders';
+import { overviewResource } from './resources/overview';
 import { parserJobsResource } from './resources/parserJobs';
 import { rolePoliciesResource, staffResource } from './resources/staff';
 import { usersResource } from './resources/users';
@@ -182,6 +183,8 @@ export async function buildBffApp(opts: BffAppOptions) {
       await api.register(parserJobsResource(client), { prefix: '/parser-jobs' });
       await api.register(webhookEndpointsResource(client), { prefix: '/webhook-endpoints' });
       await api.register(webhookDeliveriesResource(client), { prefix: '/webhook-deliveries' });
+      // Counts per queue, each for the roles that hold the queue's permission (no permission of its own).
+      await api.register(overviewResource(client), { prefix: '/overview' });
       // Unknown /api routes too: 401 without a session, 403 without the CSRF token, then 404.
       api.setNotFoundHandler({ preHandler: requireSession }, async (req) => {
         throw new BffError(404, `No route ${req.method} ${req.url.split('?')[0]}`);

@@ -7,13 +7,14 @@
  */
 import simpleRestProvider from 'ra-data-simple-rest';
 import { HttpError, type CreateParams, type CreateResult, type GetListParams, type GetListResult } from 'react-admin';
-import { IDEMPOTENCY_HEADER, RESULTS_NOT_READY } from '../../server/bff/api/constants';
+import { IDEMPOTENCY_HEADER, RESULTS_NOT_READY, SESSION_PROBE_HEADER } from '../../server/bff/api/constants';
 import type { OrderRecord } from '../orders/types';
 import type {
   AuditChainCheck,
   CriticalAcknowledgement,
   MfaEnrolment,
   OrderResults,
+  Overview,
   PatientBiomarkerHistory,
   PatientBiomarkers,
   SessionAnswer,
@@ -225,6 +226,15 @@ const resultCalls: Pick<
   },
 };
 
+/**
+ * The overview, polled every 30 s: sent as a session probe, so an open dashboard left alone still
+ * signs its member out after the idle timeout (its refreshes are not someone at work).
+ */
+async function getOverview(timeZone: string): Promise<Overview> {
+  const { json } = await httpClient(`${API_URL}/overview?time_zone=${enc(timeZone)}`, { headers: new Headers({ [SESSION_PROBE_HEADER]: '1' }) });
+  return json as Overview;
+}
+
 const simpleRest = simpleRestProvider(API_URL, httpClient);
 
 export const dataProvider: LabdeskDataProvider = {
@@ -238,4 +248,5 @@ export const dataProvider: LabdeskDataProvider = {
   ...accessCalls,
   ...resultCalls,
   ...walkInCalls(API_URL),
+  getOverview,
 };

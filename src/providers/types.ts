@@ -24,6 +24,7 @@ import type {
   MfaEnrolment,
   MindfulnessMinutes,
   OrderResults,
+  Overview,
   PatientBiomarkerHistory,
   PatientBiomarkers,
   SessionAnswer,
@@ -100,4 +101,6 @@ export interface LabdeskDataProvider extends DataProvider, WalkInCalls {
   getPatientBiomarkerHistory(userId: string, loinc: string): Promise<PatientBiomarkerHistory>;
   getTeamSettings(): Promise<TeamSettingsRecord>;
   updateTeamSettings(patch: Partial<TeamSettingsRecord>): Promise<TeamSettingsRecord>;
+  /** What needs the signed-in member: counts per queue their role may see, "today" in `timeZone`. */
+  getOverview(timeZone: string): Promise<Overview>;
 }

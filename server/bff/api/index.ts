@@ -18,3 +18,4 @@ export * from './users';
 export * from './webhooks';
 export * from './results';
 export * from './walkIn';
+export * from './overview';
