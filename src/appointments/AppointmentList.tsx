@@ -2,14 +2,15 @@
  * The team's at-home draws across orders, soonest first. Each start is shown in the appointment's
  * own zone (named), with the viewer's time under it where their clock reads differently.
  */
-import type { MouseEvent } from 'react';
 import { Typography } from '@mui/material';
-import { DataTable, Link, List, SelectArrayInput, useCreatePath } from 'react-admin';
+import { DataTable, List, SelectArrayInput } from 'react-admin';
 import { APPOINTMENT_STATUSES, AppointmentStatusChip, PROVIDER_NAMES, providerName } from '../components/AppointmentStatusChip';
 import { choicesOf } from '../components/labLabels';
 import { LocalDateInput } from '../components/LocalDateInput';
 import { OrderStatusChip } from '../components/OrderStatusChip';
+import { OrderLink } from '../orders/OrderLink';
 import { ZonedDateTime } from '../components/ZonedDateTime';
+import { appointmentOrderId } from './appointmentOrderId';
 import { AppointmentsEmpty } from './AppointmentsEmpty';
 import type { AppointmentRecord } from './types';
 import { ListPagination } from '../components/ListPagination';
@@ -37,17 +38,6 @@ const NoMatch = () => (
   </Typography>
 );
 
-const OrderLink = ({ record }: { record: AppointmentRecord }) => {
-  const createPath = useCreatePath();
-  const orderId = record.order?.id ?? record.order_id ?? record.id;
-  return (
-    // The row opens the appointment; this link opens the order, and must not also click the row.
-    <Link to={createPath({ resource: 'orders', id: orderId, type: 'show' })} onClick={(e: MouseEvent) => e.stopPropagation()}>
-      {`Order ${String(orderId).slice(0, 8)}`}
-    </Link>
-  );
-};
-
 // Sortable as the BFF allows: start_at, status, provider (and id). Requested appointments have no
 // time and come last. No CSV export: rows carry patient names and addresses.
 export const AppointmentList = () => (
@@ -66,7 +56,7 @@ export const AppointmentList = () => (
         disableSort
         render={(r) => (
           <span>
-            <OrderLink record={r} />{' '}
+            <OrderLink orderId={appointmentOrderId(r)} />{' '}
             {r.order?.low_level_status && <OrderStatusChip value={r.order.low_level_status} size="small" />}
           </span>
         )}

@@ -109,11 +109,15 @@ export function usersResource(client: ServiceClient): FastifyPluginAsyncZod {
         if (!current) throw userNotFound();
         // react-admin sends the whole form back: only what changed goes upstream, so an unchanged
         // client id is not checked for duplicates against itself.
-        const patch: Partial<Record<Editable, string | null>> = {};
+        const patch: { client_user_id?: string } & Partial<Record<Exclude<Editable, 'client_user_id'>, string | null>> = {};
+        const { client_user_id: clientUserId } = req.body;
+        if (clientUserId !== undefined && clientUserId !== current.client_user_id) patch.client_user_id = clientUserId;
         for (const field of EDITABLE) {
+          if (field === 'client_user_id') continue;
           const given = req.body[field];
           if (given === undefined) continue;
-          const value = given === '' && field !== 'client_user_id' ? null : given;
+          // An emptied input clears the value, as null does.
+          const value = given === '' ? null : given;
           if (value !== currentValue(current, field)) patch[field] = value;
         }
         req.auditNote.detail = { fields: Object.keys(patch) };
