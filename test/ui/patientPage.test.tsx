@@ -18,13 +18,19 @@ let otherId: string;
 let older: WireOrder;
 let newest: WireOrder;
 let othersOrder: WireOrder;
+/** A patient with no order and no report yet. */
+let newcomerId: string;
 
 const address = (access_notes: string) => ({ first_line: '12 Elm Street', city: 'Austin', state: 'TX', zip: '73301', country: 'US', access_notes });
 
 beforeAll(async () => {
   stack = await startRealStack();
   const { service } = stack;
-  [patientId, otherId] = (await service.addUsers(service.team, [{ clientUserId: 'pt-4c2e8d10' }, { clientUserId: 'pt-5d3f9e21' }])) as [string, string];
+  [patientId, otherId, newcomerId] = (await service.addUsers(service.team, [
+    { clientUserId: 'pt-4c2e8d10' },
+    { clientUserId: 'pt-5d3f9e21' },
+    { clientUserId: 'pt-6e4a0f32' },
+  ])) as [string, string, string];
   older = await service.placeOrder(service.team, patientId, { patient_details: patient('Grace', 'Hopper', '1906-12-09'), patient_address: address('Old gate code') });
   newest = await service.placeOrder(service.team, patientId, {
     patient_details: { ...patient('Grace', 'Hopper', '1906-12-09'), phone_number: '+15555550199' },
@@ -77,6 +83,27 @@ describe('the patient page', () => {
     expect(screen.getByLabelText(/Street address/)).toHaveValue('12 Elm Street');
     expect(screen.getByLabelText(/Access notes/)).toHaveValue('Gate code 4711; ring twice');
     await waitFor(() => expect(screen.getByRole('combobox', { name: /User \(client user id\)/ })).toHaveValue('pt-4c2e8d10'));
+  });
+});
+
+describe('a patient with nothing yet', () => {
+  it('says so in the Orders tab, and its New order starts from the patient alone', async () => {
+    await stack.signInAs('coordinator');
+    const { user } = renderOnStack(stack, `/users/${newcomerId}/show/orders`);
+    expect(await screen.findByText('No orders yet')).toBeInTheDocument();
+    const button = screen.getByRole('link', { name: 'New order' });
+    await waitFor(() => expect(button).not.toHaveAttribute('aria-disabled', 'true'));
+    await user.click(button);
+    await waitFor(() => expect(screen.getByRole('combobox', { name: /User \(client user id\)/ })).toHaveValue('pt-6e4a0f32'));
+    expect(screen.getByLabelText(/First name/)).toHaveValue('');
+  });
+
+  it('opens the report upload with the patient chosen', async () => {
+    await stack.signInAs('coordinator');
+    const { user } = renderOnStack(stack, `/users/${newcomerId}/show/reports`);
+    expect(await screen.findByText('No lab reports yet')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Upload a report' }));
+    await waitFor(() => expect(screen.getByRole('combobox', { name: /Patient \(client user id\)/ })).toHaveValue('pt-6e4a0f32'));
   });
 });
 
