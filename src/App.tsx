@@ -41,7 +41,14 @@ export const App = () => (
   >
     {(role: unknown) => (
       <>
-        {can(role, 'users:read') && <Resource name="users" {...users} />}
+        {can(role, 'users:read') && (
+          <Resource
+            name="users"
+            {...users}
+            create={can(role, 'users:write') ? users.create : undefined}
+            edit={can(role, 'users:write') ? users.edit : undefined}
+          />
+        )}
         {can(role, 'orders:read') && (
           <Resource name="orders" {...orders} create={can(role, 'orders:write') ? orders.create : undefined} />
         )}

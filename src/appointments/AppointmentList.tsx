@@ -2,14 +2,15 @@
  * The team's at-home draws and walk-in visits across orders, soonest first. Each start is shown in the appointment's
  * own zone (named), with the viewer's time under it where their clock reads differently.
  */
-import type { MouseEvent } from 'react';
 import { Typography } from '@mui/material';
-import { DataTable, Link, List, SelectArrayInput, useCreatePath } from 'react-admin';
+import { DataTable, List, SelectArrayInput, useCreatePath } from 'react-admin';
 import { APPOINTMENT_STATUSES, AppointmentStatusChip, PROVIDER_NAMES, providerName } from '../components/AppointmentStatusChip';
 import { choicesOf } from '../components/labLabels';
 import { LocalDateInput } from '../components/LocalDateInput';
 import { OrderStatusChip } from '../components/OrderStatusChip';
+import { OrderLink } from '../orders/OrderLink';
 import { ZonedDateTime } from '../components/ZonedDateTime';
+import { appointmentOrderId } from './appointmentOrderId';
 import { AppointmentsEmpty } from './AppointmentsEmpty';
 import type { AppointmentRecord } from './types';
 import { ListPagination } from '../components/ListPagination';
@@ -38,24 +39,13 @@ const NoMatch = () => (
   </Typography>
 );
 
-const OrderLink = ({ record }: { record: AppointmentRecord }) => {
-  const createPath = useCreatePath();
-  const orderId = record.order?.id ?? record.order_id ?? record.id;
-  return (
-    // The row opens the appointment; this link opens the order, and must not also click the row.
-    <Link to={createPath({ resource: 'orders', id: orderId, type: 'show' })} onClick={(e: MouseEvent) => e.stopPropagation()}>
-      {`Order ${String(orderId).slice(0, 8)}`}
-    </Link>
-  );
-};
-
 // Sortable as the BFF allows: start_at, status, provider (and id). Requested appointments have no
 // time and come last. No CSV export: rows carry patient names and addresses.
 export const AppointmentList = () => {
   const createPath = useCreatePath();
   // A walk-in visit has no appointment page: its row opens its order, where the visit is managed.
   const rowClick = (_id: unknown, _resource: string, record: AppointmentRecord) =>
-    record.type === PSC_VISIT ? createPath({ resource: 'orders', id: record.order?.id ?? record.id, type: 'show' }) : 'show';
+    record.type === PSC_VISIT ? createPath({ resource: 'orders', id: appointmentOrderId(record), type: 'show' }) : 'show';
   return (
     <List<AppointmentRecord> pagination={<ListPagination />} sort={{ field: 'start_at', order: 'ASC' }} filters={filters} perPage={25} empty={<AppointmentsEmpty />} exporter={false}>
       <DataTable<AppointmentRecord> rowClick={rowClick} bulkActionButtons={false} empty={<NoMatch />}>
@@ -72,7 +62,7 @@ export const AppointmentList = () => {
           disableSort
           render={(r) => (
             <span>
-              <OrderLink record={r} />{' '}
+              <OrderLink orderId={appointmentOrderId(r)} />{' '}
               {r.order?.low_level_status && <OrderStatusChip value={r.order.low_level_status} size="small" />}
             </span>
           )}

@@ -4,7 +4,6 @@
  * pagination (previous / next). While a job on screen is still being read, the list asks again
  * every 3 s so its progress bar moves and it drops into the queue by itself.
  */
-import { Box, Typography } from '@mui/material';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { CreateButton, DataTable, DateField, List, TopToolbar, usePermissions, useResourceDefinition } from 'react-admin';
 import { can } from '../auth/permissions';
@@ -17,6 +16,7 @@ import { ParserJobStageChip } from './ParserJobStageChip';
 import { ALL_SORT, ParserJobTabs, QUEUE_SORT } from './ParserJobTabs';
 import { ParsingProgress } from './ParsingProgress';
 import { PatientUserField } from './PatientUserField';
+import { ReportFileName } from './ReportFileName';
 import { ReviewStateChip } from './ReviewStateChip';
 import type { ParserJobRecord } from './types';
 
@@ -26,17 +26,6 @@ const Actions = () => {
   const { hasCreate } = useResourceDefinition();
   return <TopToolbar>{hasCreate && <CreateButton label="Upload a report" icon={<UploadFileIcon />} />}</TopToolbar>;
 };
-
-const FileName = ({ job }: { job: ParserJobRecord }) =>
-  job.file?.name ? (
-    <Box component="span" sx={{ wordBreak: 'break-all' }}>
-      {job.file.name}
-    </Box>
-  ) : (
-    <Typography variant="body2" color="text.secondary" component="span">
-      —
-    </Typography>
-  );
 
 // Only the upload time is sortable: the BFF sorts by arrival (created_at / id) and nothing else.
 // No CSV export: file names may name the patient.
@@ -64,7 +53,7 @@ export const ParserJobList = () => {
           <DateField source="created_at" showTime />
         </Column>
         <Column source="user_id" label="Patient user" disableSort render={(r) => <PatientUserField userId={r.user_id} />} />
-        <Column label="File" disableSort render={(r) => <FileName job={r} />} />
+        <Column label="File" disableSort render={(r) => <ReportFileName job={r} />} />
         <Column label="Status" disableSort render={(r) => <ParserJobStageChip job={r} />} />
         <Column label="Review" disableSort render={(r) => <ReviewStateChip job={r} />} />
         <Column label="Progress" disableSort render={(r) => (isInFlight(r) ? <ParsingProgress job={r} compact /> : null)} />

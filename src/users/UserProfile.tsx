@@ -12,8 +12,9 @@ const Muted = ({ children }: { children: string }) => (
 // An ingestion bound of null means "no limit on this side", which is worth saying in words.
 const bound = (value: string | null | undefined) => (value ? value : <Muted>no bound</Muted>);
 
+// A named region: the page's first tab carries the same word.
 export const UserProfile = () => (
-  <Card>
+  <Card component="section" aria-label="Profile">
     <CardHeader title="Profile" />
     <CardContent sx={{ pt: 0 }}>
       <SimpleShowLayout

@@ -167,7 +167,7 @@ describe('the dashboard, end to end in Chromium', () => {
     await p.waitForURL(new RegExp(`#/users/${user.user_id}/show`), { timeout: UI });
 
     await p.getByText(`User ${user.client_user_id}`).first().waitFor();
-    await p.getByText('Profile', { exact: true }).waitFor();
+    await p.getByRole('region', { name: 'Profile' }).waitFor();
     await p.getByText(user.user_id, { exact: true }).first().waitFor();
     await p.getByText(new RegExp(`^${user.fallback_time_zone?.id ?? ''} \\(from `)).waitFor();
     const sources = p.getByRole('list', { name: 'Connected sources' });

@@ -26,7 +26,8 @@ describe('what each role sees', () => {
     await stack.signInAs('lab_ops');
     const { user } = renderOnStack(stack, '/users');
     await user.click(await screen.findByText('pt-7f3a2c91'));
-    expect(await screen.findByText('Profile')).toBeInTheDocument();
+    // The patient page opens on its Profile tab (the profile card has the same title).
+    expect(await screen.findByRole('tab', { name: 'Profile', selected: true })).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Mindfulness minutes' })).not.toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: /audit trail/i })).not.toBeInTheDocument();
     expect(stack.requests.some((r) => r.path.endsWith('/mindfulness-minutes'))).toBe(false);

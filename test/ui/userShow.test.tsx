@@ -59,8 +59,7 @@ describe('a user page', () => {
     const { user } = await openSignedIn();
     await user.click(await screen.findByText('pt-7f3a2c91'));
 
-    const profile = await screen.findByText('Profile');
-    const card = profile.closest('.MuiCard-root') as HTMLElement;
+    const card = await screen.findByRole('region', { name: 'Profile' });
     expect(await within(card).findByText(patient)).toBeInTheDocument();
     expect(within(card).getByText('1980-04-02')).toBeInTheDocument();
     expect(within(card).getByText('America/Chicago (from manual)')).toBeInTheDocument();
@@ -136,7 +135,7 @@ describe('a user page', () => {
 
   it('shows a profile with nothing optional set', async () => {
     await openSignedIn(showPath(bare));
-    const card = (await screen.findByText('Profile')).closest('.MuiCard-root') as HTMLElement;
+    const card = await screen.findByRole('region', { name: 'Profile' });
     expect(await within(card).findByText('pt-99b01d44')).toBeInTheDocument();
     expect(within(card).getAllByText('Not set')).toHaveLength(2); // time zone, birth date
     expect(within(card).getAllByText('no bound')).toHaveLength(2);

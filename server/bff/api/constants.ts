@@ -18,6 +18,8 @@ export const RESULTS_NOT_READY = 'results_not_ready';
 
 /** Failures the dashboard tells apart by code. A newer BFF may add codes: unknown ones are shown as plain errors. */
 export const ERROR_CODES = {
+  /** Another patient of the team already has this client user id (`errors.client_user_id` says so). */
+  duplicate_client_user_id: 'Another patient already has this client user id',
   /** The booking key expired: ask for availability again. */
   slot_expired: 'The booking key expired: ask for availability again',
   /** Every place of the slot was taken meanwhile: show fresh slots. */

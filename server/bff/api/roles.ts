@@ -18,6 +18,10 @@ export const PERMISSIONS = {
     roles: ['admin', 'coordinator', 'lab_ops'],
     purpose: 'Patient directory: client ids, connected sources, fallback zone and birth date',
   },
+  'users:write': {
+    roles: ['admin', 'coordinator'],
+    purpose: 'Creating patients and editing their client id, fallback zone, birth date and ingestion bounds',
+  },
   'timeseries:read': { roles: ['admin', 'coordinator'], purpose: 'Wearable health data (mindfulness minutes and later timeseries)' },
   'audit:read': { roles: ['admin'], purpose: 'The audit trail: reading it, checking its hash chain, exporting it' },
   'staff:manage': { roles: ['admin'], purpose: 'Staff members, their roles and sign-in, and the two-factor rules per role' },

@@ -29,3 +29,23 @@ export const MindfulnessMinutes = z
   })
   .meta({ id: 'MindfulnessMinutes' });
 export type MindfulnessMinutes = z.infer<typeof MindfulnessMinutes>;
+
+/**
+ * The fields staff may set on a patient. Only shapes are checked here: what a valid client id,
+ * zone or date is (no e-mail or phone number as client id, say) is the service's rule, and its 422
+ * comes back keyed by these same names, so it lands on the form's field.
+ */
+const userFields = {
+  fallback_time_zone: z.string().max(64).nullable().optional().describe('IANA zone; null clears it'),
+  fallback_birth_date: z.string().max(10).nullable().optional().describe('YYYY-MM-DD; null clears it'),
+  ingestion_start: z.string().max(10).nullable().optional().describe('YYYY-MM-DD; null: no lower bound'),
+  ingestion_end: z.string().max(10).nullable().optional().describe('YYYY-MM-DD; null: no upper bound'),
+};
+
+/** `POST /api/users`: a new patient. */
+export const CreateUser = z.object({ client_user_id: z.string().max(255), ...userFields }).meta({ id: 'CreateUser' });
+export type CreateUser = z.infer<typeof CreateUser>;
+
+/** `PUT /api/users/:id`: react-admin sends the record back; only these fields, when they differ, go upstream. */
+export const UpdateUser = z.object({ client_user_id: z.string().max(255).optional(), ...userFields }).meta({ id: 'UpdateUser' });
+export type UpdateUser = z.infer<typeof UpdateUser>;

@@ -7,6 +7,7 @@ import type {
   BookBody,
   CancelBody,
   CreateOrderBody,
+  CreateUserBody,
   CreateWebhookEndpointBody,
   DeliveriesQuery,
   GroupedTimeseriesQuery,
@@ -16,6 +17,7 @@ import type {
   OrdersQuery,
   ParsingJobReviewBody,
   ParsingJobsQuery,
+  PatchUserBody,
   PatchWebhookEndpointBody,
   RequestBody,
   RescheduleBody,
@@ -31,6 +33,7 @@ import {
   TeamSettings,
   CancellationReasons,
   CreatedWebhookEndpoint,
+  CreateUserResponse,
   GroupedTimeseriesResponse,
   Lab,
   LabAccountsResponse,
@@ -196,6 +199,16 @@ export class ServiceClient {
 
   async resolveUser(clientUserId: string) {
     return this.call({ operation: 'resolve user', path: path`/v2/user/resolve/${clientUserId}`, response: User });
+  }
+
+  /** The service answers a client_user_id the team already uses with 400 and the existing user_id. */
+  async createUser(body: WireBody<typeof CreateUserBody>) {
+    return this.call({ operation: 'create user', method: 'POST', path: '/v2/user', json: body, response: CreateUserResponse });
+  }
+
+  /** Fields left out stay as they are; null clears. The service answers 204. */
+  async updateUser(userId: string, body: WireBody<typeof PatchUserBody>): Promise<void> {
+    await this.call({ operation: 'update user', method: 'PATCH', path: path`/v2/user/${userId}`, json: body, response: z.unknown() });
   }
 
   async mindfulnessMinutesGrouped(userId: string, q: MindfulnessQuery) {
