@@ -197,6 +197,11 @@ export const OrderShow = () => (
     <WithRecord<OrderRecord>
       render={(record) => (
         <Grid container spacing={2} sx={{ mt: 1 }}>
+          {/* At-home phlebotomy orders only, first under the page's header: booking the draw is what
+              a coordinator opens such an order for; a two-week slot calendar needs the full width. */}
+          <Grid size={12}>
+            <AppointmentScheduling order={record} />
+          </Grid>
           <Grid size={{ xs: 12, md: 7 }}>
             <Stack spacing={2}>
               <Summary record={record} />
@@ -213,10 +218,6 @@ export const OrderShow = () => (
           </Grid>
           <Grid size={12}>
             <ResultsCard order={record} />
-          </Grid>
-          {/* At-home phlebotomy orders only: a two-week slot calendar needs the full width. */}
-          <Grid size={12}>
-            <AppointmentScheduling order={record} />
           </Grid>
         </Grid>
       )}

@@ -115,6 +115,22 @@ describe('reviewing a report', () => {
     expect(within(doc).getByRole('img', { name: /The uploaded report/ })).toHaveAttribute('src', `/api/parser-jobs/${JOB}/file`);
   });
 
+  it('counts every tinted cell: a row-level doubt tints the cell it counts, and a detail not found counts too', async () => {
+    const outcome = doubtful();
+    if (outcome.ok) {
+      outcome.data.metadata = { ...outcome.data.metadata, dob: '' };
+      outcome.reviewReasons.report.push({ code: 'metadata_incomplete', message: 'The date of birth was not found on the report.' });
+    }
+    await openJob('reviewer', await report({}, outcome));
+    const region = await results();
+    const tinted = region.querySelectorAll('[data-doubtful]').length;
+    expect(within(region).getByText('Not found on the report')).toBeInTheDocument(); // the date of birth, tinted
+    // 5 result cells (Vitamin D's row-level doubt tints its value) and the date of birth.
+    expect(tinted).toBe(5);
+    expect(within(region).getByRole('region', { name: 'Why this report needs review' })).toHaveTextContent(`${tinted + 1} doubtful cells to check`);
+    expect(cellOf(input('Vitamin D value'))).toHaveAttribute('data-doubtful', 'true');
+  });
+
   it('jumps between doubtful cells with Enter and Alt+arrows, and back', async () => {
     const { user } = await openJob();
     await results();

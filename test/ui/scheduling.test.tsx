@@ -214,6 +214,9 @@ describe('the slot calendar on an at-home order', () => {
     const { slot, date } = await pickSlot();
     const { user } = await openOrder(order);
     await calendar();
+    // The draw is what an at-home order is opened for: its section comes first, before the order's details.
+    const draw = screen.getByRole('region', { name: 'At-home draw' });
+    expect(draw.compareDocumentPosition(screen.getByRole('region', { name: 'Order' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Book' })).toBeDisabled();
     await clickSlot(user, date, slot);
     expect(slotChip(date, slot)).toHaveAttribute('aria-pressed', 'true');
