@@ -1,10 +1,11 @@
 /**
- * The team's at-home draws across orders, soonest first. Each start is shown in the appointment's
- * own zone (named), with the viewer's time under it where their clock reads differently.
+ * The team's at-home draws across orders, what is coming first (past visits after, or on their
+ * own with "Past visits"). Each start is shown in the appointment's own zone (named), with the
+ * viewer's time under it where their clock reads differently.
  */
 import type { MouseEvent } from 'react';
 import { Typography } from '@mui/material';
-import { DataTable, Link, List, SelectArrayInput, useCreatePath } from 'react-admin';
+import { DataTable, Link, List, SelectArrayInput, useCreatePath, useListContext } from 'react-admin';
 import { APPOINTMENT_STATUSES, AppointmentStatusChip, PROVIDER_NAMES, providerName } from '../components/AppointmentStatusChip';
 import { choicesOf } from '../components/labLabels';
 import { LocalDateInput } from '../components/LocalDateInput';
@@ -13,6 +14,7 @@ import { ZonedDateTime } from '../components/ZonedDateTime';
 import { AppointmentsEmpty } from './AppointmentsEmpty';
 import type { AppointmentRecord } from './types';
 import { ListPagination } from '../components/ListPagination';
+import { UPCOMING_SORT, WhenToggle } from './WhenToggle';
 
 const filters = [
   <SelectArrayInput
@@ -31,11 +33,16 @@ const filters = [
 
 const Column = DataTable.Col<AppointmentRecord>;
 
-const NoMatch = () => (
-  <Typography sx={{ p: 2 }} color="text.secondary">
-    No appointments match these filters.
-  </Typography>
-);
+const NoMatch = () => {
+  const { filterValues } = useListContext();
+  return (
+    <Typography sx={{ p: 2 }} color="text.secondary">
+      {filterValues.past === true && Object.keys(filterValues).length === 1
+        ? 'No past visits yet: choose "Coming up" for the draws ahead.'
+        : 'No appointments match these filters.'}
+    </Typography>
+  );
+};
 
 const OrderLink = ({ record }: { record: AppointmentRecord }) => {
   const createPath = useCreatePath();
@@ -48,10 +55,11 @@ const OrderLink = ({ record }: { record: AppointmentRecord }) => {
   );
 };
 
-// Sortable as the BFF allows: start_at, status, provider (and id). Requested appointments have no
-// time and come last. No CSV export: rows carry patient names and addresses.
+// Sortable as the BFF allows: upcoming (the default: from now on, then requested, then past),
+// start_at, status, provider (and id). Requested appointments have no time. No CSV export: rows carry patient names and addresses.
 export const AppointmentList = () => (
-  <List<AppointmentRecord> pagination={<ListPagination />} sort={{ field: 'start_at', order: 'ASC' }} filters={filters} perPage={25} empty={<AppointmentsEmpty />} exporter={false}>
+  <List<AppointmentRecord> pagination={<ListPagination />} sort={UPCOMING_SORT} filters={filters} perPage={25} empty={<AppointmentsEmpty />} exporter={false}>
+    <WhenToggle />
     <DataTable<AppointmentRecord> rowClick="show" bulkActionButtons={false} empty={<NoMatch />}>
       <Column
         source="start_at"
