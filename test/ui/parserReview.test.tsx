@@ -283,11 +283,20 @@ describe('reviewing a report', () => {
 
 describe('jobs past review, and documents', () => {
   it('shows a completed job’s data and review read-only', async () => {
-    const done = await report();
+    // A value and a range printed as bounds ("<200", "<150") stay bounds, never bare numbers.
+    const outcome = doubtful();
+    if (outcome.ok) {
+      const { min_reference_range: _min, ...glucose } = outcome.data.results[0]!;
+      outcome.data.results[0] = { ...glucose, test_name: 'Triglycerides', value: '<200', max_reference_range: 150, units: 'mg/dL' };
+    }
+    const done = await report({}, outcome);
     await reviewAs('reviewer', done, { decision: 'approve', notes: 'Checked against the scan' });
     await openJob('reviewer', done);
     const region = await results();
     expect(within(region).getByText('Potassium')).toBeInTheDocument();
+    const triglycerides = within(region).getByRole('row', { name: 'Triglycerides' });
+    expect(within(triglycerides).getByText('<200')).toBeInTheDocument();
+    expect(within(triglycerides).getByText('<150')).toBeInTheDocument();
     expect(within(region).queryByRole('textbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
     // The BFF files the staff member's id as the reviewer and shows their name beside it.
