@@ -17,7 +17,10 @@ const filters = [
     choices={AUDIT_ACTIONS.map((a) => ({ id: a, name: a }))}
   />,
   <SelectInput key="outcome" source="outcome" alwaysOn choices={AUDIT_OUTCOMES.map((o) => ({ id: o, name: o }))} />,
-  <TextInput key="patient_id" source="patient_id" label="Patient (user id)" alwaysOn />,
+  // Patients by their client id (what coordinators know them by); the trail filters by user id.
+  <ReferenceInput key="patient_id" source="patient_id" reference="users" alwaysOn>
+    <AutocompleteInput label="Patient" optionText="client_user_id" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
+  </ReferenceInput>,
   // Staff by name; the trail filters by the member's id.
   <ReferenceInput key="staff_id" source="staff_id" reference="staff" alwaysOn>
     <AutocompleteInput label="Staff member" optionText={staffLabel} filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
@@ -35,7 +38,7 @@ const OutcomeChip = () => {
 const Actor = () => {
   const record = useRecordContext<AuditEventRecord>();
   if (!record) return null;
-  return <span title={record.staff_email ?? undefined}>{record.staff_name ?? record.staff_email ?? 'Signed out'}</span>;
+  return <span title={record.staff_email ?? undefined}>{record.staff_name ?? record.staff_email ?? 'Not signed in'}</span>;
 };
 
 const Column = DataTable.Col<AuditEventRecord>;

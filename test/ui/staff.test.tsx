@@ -143,7 +143,9 @@ describe('the audit trail page', () => {
     expect((await stack.bff.get(`/api/users/${patient}`, coordinator)).status).toBe(200);
     await stack.signInAs('admin');
     const { user } = renderOnStack(stack, '/audit-events');
-    await user.type(await screen.findByLabelText('Patient (user id)'), patient);
+    // The patient, found by the client id staff know them by.
+    await user.type(await screen.findByRole('combobox', { name: 'Patient' }), 'pt-audit-4b');
+    await user.click(await screen.findByRole('option', { name: 'pt-audit-4b1e' }));
     // The coordinator's reading of the patient, by name, with the record it read linked to its page.
     expect(await screen.findByText('Test coordinator', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.queryByText('coordinator@labdesk.test')).not.toBeInTheDocument();
