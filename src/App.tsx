@@ -7,7 +7,7 @@ import { Admin } from './layout/Admin';
 import { Route } from 'react-router-dom';
 import { Layout } from './layout/Layout';
 import { LoginPage } from './layout/LoginPage';
-import { theme } from './layout/theme';
+import { darkTheme, theme } from './layout/theme';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
 import appointments from './appointments';
@@ -38,6 +38,7 @@ export const App = () => (
     layout={Layout}
     dashboard={Overview}
     theme={theme}
+    darkTheme={darkTheme}
   >
     {(role: unknown) => (
       <>

@@ -1,9 +1,10 @@
 /**
- * The team's at-home draws and walk-in visits across orders, soonest first. Each start is shown in the appointment's
- * own zone (named), with the viewer's time under it where their clock reads differently.
+ * The team's at-home draws and walk-in visits across orders, what is coming first (past visits after, or on their
+ * own with "Past visits"). Each start is shown in the appointment's own zone (named), with the
+ * viewer's time under it where their clock reads differently.
  */
 import { Typography } from '@mui/material';
-import { DataTable, List, SelectArrayInput, useCreatePath } from 'react-admin';
+import { DataTable, List, SelectArrayInput, useCreatePath, useListContext } from 'react-admin';
 import { APPOINTMENT_STATUSES, AppointmentStatusChip, PROVIDER_NAMES, providerName } from '../components/AppointmentStatusChip';
 import { choicesOf } from '../components/labLabels';
 import { LocalDateInput } from '../components/LocalDateInput';
@@ -14,6 +15,7 @@ import { appointmentOrderId } from './appointmentOrderId';
 import { AppointmentsEmpty } from './AppointmentsEmpty';
 import type { AppointmentRecord } from './types';
 import { ListPagination } from '../components/ListPagination';
+import { UPCOMING_SORT, WhenToggle } from './WhenToggle';
 
 const filters = [
   <SelectArrayInput
@@ -33,21 +35,27 @@ const filters = [
 const Column = DataTable.Col<AppointmentRecord>;
 const PSC_VISIT = 'patient_service_center';
 
-const NoMatch = () => (
-  <Typography sx={{ p: 2 }} color="text.secondary">
-    No appointments match these filters.
-  </Typography>
-);
+const NoMatch = () => {
+  const { filterValues } = useListContext();
+  return (
+    <Typography sx={{ p: 2 }} color="text.secondary">
+      {filterValues.past === true && Object.keys(filterValues).length === 1
+        ? 'No past visits yet: choose "Coming up" for the draws ahead.'
+        : 'No appointments match these filters.'}
+    </Typography>
+  );
+};
 
-// Sortable as the BFF allows: start_at, status, provider (and id). Requested appointments have no
-// time and come last. No CSV export: rows carry patient names and addresses.
+// Sortable as the BFF allows: upcoming (the default: from now on, then requested, then past),
+// start_at, status, provider (and id). Requested appointments have no time. No CSV export: rows carry patient names and addresses.
 export const AppointmentList = () => {
   const createPath = useCreatePath();
   // A walk-in visit has no appointment page: its row opens its order, where the visit is managed.
   const rowClick = (_id: unknown, _resource: string, record: AppointmentRecord) =>
     record.type === PSC_VISIT ? createPath({ resource: 'orders', id: appointmentOrderId(record), type: 'show' }) : 'show';
   return (
-    <List<AppointmentRecord> pagination={<ListPagination />} sort={{ field: 'start_at', order: 'ASC' }} filters={filters} perPage={25} empty={<AppointmentsEmpty />} exporter={false}>
+    <List<AppointmentRecord> pagination={<ListPagination />} sort={UPCOMING_SORT} filters={filters} perPage={25} empty={<AppointmentsEmpty />} exporter={false}>
+      <WhenToggle />
       <DataTable<AppointmentRecord> rowClick={rowClick} bulkActionButtons={false} empty={<NoMatch />}>
         <Column
           source="start_at"

@@ -1,10 +1,13 @@
 import { Chip } from '@mui/material';
-import { DataTable, DateField, FilterButton, List, SelectInput, TextInput, TopToolbar, useRecordContext } from 'react-admin';
+import { AutocompleteInput, DataTable, DateField, FilterButton, List, ReferenceInput, SelectInput, TextInput, TopToolbar, useRecordContext } from 'react-admin';
 import { AUDIT_ACTIONS, AUDIT_OUTCOMES, type AuditEventRecord } from '../../server/bff/api';
 import { ListPagination } from '../components/ListPagination';
 import { LocalTimeLabel } from '../components/LocalTimeLabel';
+import { AuditRecords } from './AuditRecords';
 import { ChainStatus } from './ChainStatus';
 import { ExportAuditButton } from './ExportAuditButton';
+
+const staffLabel = (member: { name?: string; email?: string }) => member.name || member.email || '';
 
 const filters = [
   <SelectInput
@@ -14,7 +17,14 @@ const filters = [
     choices={AUDIT_ACTIONS.map((a) => ({ id: a, name: a }))}
   />,
   <SelectInput key="outcome" source="outcome" alwaysOn choices={AUDIT_OUTCOMES.map((o) => ({ id: o, name: o }))} />,
-  <TextInput key="patient_id" source="patient_id" label="Patient (user id)" />,
+  // Patients by their client id (what coordinators know them by); the trail filters by user id.
+  <ReferenceInput key="patient_id" source="patient_id" reference="users" alwaysOn>
+    <AutocompleteInput label="Patient" optionText="client_user_id" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
+  </ReferenceInput>,
+  // Staff by name; the trail filters by the member's id.
+  <ReferenceInput key="staff_id" source="staff_id" reference="staff" alwaysOn>
+    <AutocompleteInput label="Staff member" optionText={staffLabel} filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
+  </ReferenceInput>,
   <TextInput key="resource" source="resource" alwaysOn />,
 ];
 
@@ -24,9 +34,11 @@ const OutcomeChip = () => {
   return <Chip size="small" label={record.outcome} color={record.outcome === 'ok' ? 'default' : record.outcome === 'throttled' ? 'error' : 'warning'} variant="outlined" />;
 };
 
-const RecordCount = () => {
+/** The actor by name (as the staff list names them now); the e-mail of the time when the member is gone. */
+const Actor = () => {
   const record = useRecordContext<AuditEventRecord>();
-  return <>{record?.record_ids.length ?? 0}</>;
+  if (!record) return null;
+  return <span title={record.staff_email ?? undefined}>{record.staff_name ?? record.staff_email ?? 'Not signed in'}</span>;
 };
 
 const Column = DataTable.Col<AuditEventRecord>;
@@ -50,11 +62,13 @@ export const AuditEventList = () => (
       <Column source="at" label={<LocalTimeLabel label="When" />} disableSort>
         <DateField source="at" showTime />
       </Column>
-      <Column source="staff_email" label="Staff" disableSort />
+      <Column label="Staff" disableSort>
+        <Actor />
+      </Column>
       <Column source="action" disableSort />
       <Column source="resource" disableSort />
       <Column label="Records" disableSort>
-        <RecordCount />
+        <AuditRecords />
       </Column>
       <Column label="Outcome" disableSort>
         <OutcomeChip />

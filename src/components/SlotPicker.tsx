@@ -7,6 +7,9 @@
  * Several providers can serve a zip: when slots name theirs, a filter above the calendar narrows
  * the chips to some providers. Each day shows its earliest slots only (DAY_SLOT_LIMIT), then a
  * "+N more" button that opens the rest of that day; the chosen slot is always shown.
+ *
+ * When moving an appointment, its current time is marked on its day, so a coordinator sees what
+ * the new time replaces.
  */
 import { useId, useMemo, useState } from 'react';
 import { Box, Button, Chip, Paper, Stack, Typography } from '@mui/material';
@@ -105,7 +108,34 @@ export interface SlotPickerProps {
   previousDisabled?: boolean;
   /** While a new window loads or a booking is in flight. */
   disabled?: boolean;
+  /** The appointment's present start (when rescheduling): marked on its day. */
+  currentStart?: string | null;
 }
+
+/** The calendar day (YYYY-MM-DD) of an instant in the zone, to find the column it belongs to. */
+export function dayInZone(iso: string, timeZone: string): string | null {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return null;
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+  } catch {
+    return null;
+  }
+}
+
+const CurrentMark = ({ start, timeZone }: { start: string; timeZone: string }) => {
+  const time = formatInZone(start, timeZone, TIME);
+  return (
+    <Box
+      role="note"
+      aria-label={`Current appointment: ${time}`}
+      data-testid="current-slot"
+      sx={{ px: 0.75, py: 0.25, mb: 0.5, border: '1px dashed', borderColor: 'secondary.main', borderRadius: 4, color: 'secondary.main', fontSize: '0.8125rem' }}
+    >
+      <strong>{time}</strong> current
+    </Box>
+  );
+};
 
 const SlotChip = ({ slot, timeZone, selected, onSelect, disabled }: { slot: TimeSlot; timeZone: string; selected: boolean; onSelect?: (slot: TimeSlot) => void; disabled?: boolean }) => {
   const provider = slotProvider(slot);
@@ -188,6 +218,7 @@ export const SlotPicker = ({
   onNext,
   previousDisabled,
   disabled,
+  currentStart,
 }: SlotPickerProps) => {
   const idPrefix = useId();
   // Provider slugs chosen in the filter ('' for slots that do not name theirs); none chosen: all.
@@ -208,6 +239,7 @@ export const SlotPicker = ({
       return next;
     });
   const chosenNames = [...activeProviders].map(filterLabel).join(' or ');
+  const currentDay = currentStart ? dayInZone(currentStart, timeZone) : null;
   return (
     <Box>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between', mb: 1 }}>
@@ -246,6 +278,7 @@ export const SlotPicker = ({
               <Typography variant="caption" component="h4" sx={{ fontWeight: 600, display: 'block', mb: 0.5 }}>
                 {name}
               </Typography>
+              {currentStart && day.date === currentDay && <CurrentMark start={currentStart} timeZone={timeZone} />}
               {day.slots.length === 0 ? (
                 <Typography variant="caption" color="text.secondary">
                   No slots

@@ -200,6 +200,11 @@ export const OrderShow = () => (
         <Grid container spacing={2} sx={{ mt: 1 }}>
           {/* Walk-in and on-site orders: where the sample is drawn, first. */}
           <CollectionSection order={record} />
+          {/* At-home phlebotomy orders only, first under the page's header: booking the draw is what
+              a coordinator opens such an order for; a two-week slot calendar needs the full width. */}
+          <Grid size={12}>
+            <AppointmentScheduling order={record} />
+          </Grid>
           <Grid size={{ xs: 12, md: 7 }}>
             <Stack spacing={2}>
               <Summary record={record} />
@@ -216,10 +221,6 @@ export const OrderShow = () => (
           </Grid>
           <Grid size={12}>
             <ResultsCard order={record} />
-          </Grid>
-          {/* At-home phlebotomy orders only: a two-week slot calendar needs the full width. */}
-          <Grid size={12}>
-            <AppointmentScheduling order={record} />
           </Grid>
         </Grid>
       )}

@@ -108,7 +108,8 @@ describe('appointments list', () => {
     // The BFF walks the team's at-home orders and reads each one's appointment: give it time.
     expect(await screen.findByText('Mary Jackson', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(rows()).toHaveLength(6);
-    expect(listCalls(stack.requests)[0]!.query.get('sort')).toBe('["start_at","ASC"]');
+    // What is coming first (all of these are ahead; the requested one has no time yet).
+    expect(listCalls(stack.requests)[0]!.query.get('sort')).toBe('["upcoming","ASC"]');
     expect(rows().map((r) => within(r).getAllByRole('cell')[1]!.textContent)).toEqual([
       'Mary Jackson',
       'Dorothy Vaughan',
@@ -145,10 +146,38 @@ describe('appointments list', () => {
     expect(within(rows()[5]!).getByText('Annie Easley')).toBeInTheDocument();
   });
 
-  it('opens an appointment from its row, and its order from the order link', async () => {
+  it('opens an appointment from its row, by keyboard too', async () => {
     const { user } = await openAs('coordinator');
-    await user.click(await screen.findByText('Mary Jackson', {}, { timeout: 5000 }));
+    const row = (await screen.findByText('Mary Jackson', {}, { timeout: 5000 })).closest('tr')!;
+    // In the Tab order, and Enter opens it as a click does.
+    expect(row).toHaveAttribute('tabindex', '0');
+    row.focus();
+    await user.keyboard('{Enter}');
     expect(await screen.findByText('Appointment for Mary Jackson')).toBeInTheDocument();
+  });
+
+  it('shows past visits on their own, latest first, and back to what is coming', async () => {
+    const { user } = await openAs('coordinator');
+    await screen.findByText('Mary Jackson', {}, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: 'Past visits' }));
+    // None has passed in this team: said so, with the way back.
+    expect(await screen.findByText('No past visits yet: choose "Coming up" for the draws ahead.')).toBeInTheDocument();
+    expect(lastFilter(stack.requests)).toEqual({ past: true });
+    expect(listCalls(stack.requests).at(-1)!.query.get('sort')).toBe('["start_at","DESC"]');
+    await user.click(screen.getByRole('button', { name: 'Coming up' }));
+    expect(await screen.findByText('Mary Jackson')).toBeInTheDocument();
+    expect(listCalls(stack.requests).at(-1)!.query.get('sort')).toBe('["upcoming","ASC"]');
+  });
+
+  it('switches to the dark theme from the app bar, and back', async () => {
+    const { user } = await openAs('coordinator');
+    await screen.findByText('Mary Jackson', {}, { timeout: 5000 });
+    const page = () => getComputedStyle(document.body).backgroundColor;
+    const light = page();
+    await user.click(screen.getByRole('button', { name: 'Toggle light/dark mode' }));
+    await waitFor(() => expect(page()).toBe('rgb(18, 21, 24)'));
+    await user.click(screen.getByRole('button', { name: 'Toggle light/dark mode' }));
+    await waitFor(() => expect(page()).toBe(light));
   });
 
   it('filters by status, provider and start date', async () => {

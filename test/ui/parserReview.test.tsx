@@ -115,6 +115,22 @@ describe('reviewing a report', () => {
     expect(within(doc).getByRole('img', { name: /The uploaded report/ })).toHaveAttribute('src', `/api/parser-jobs/${JOB}/file`);
   });
 
+  it('counts every tinted cell: a row-level doubt tints the cell it counts, and a detail not found counts too', async () => {
+    const outcome = doubtful();
+    if (outcome.ok) {
+      outcome.data.metadata = { ...outcome.data.metadata, dob: '' };
+      outcome.reviewReasons.report.push({ code: 'metadata_incomplete', message: 'The date of birth was not found on the report.' });
+    }
+    await openJob('reviewer', await report({}, outcome));
+    const region = await results();
+    const tinted = region.querySelectorAll('[data-doubtful]').length;
+    expect(within(region).getByText('Not found on the report')).toBeInTheDocument(); // the date of birth, tinted
+    // 5 result cells (Vitamin D's row-level doubt tints its value) and the date of birth.
+    expect(tinted).toBe(5);
+    expect(within(region).getByRole('region', { name: 'Why this report needs review' })).toHaveTextContent(`${tinted + 1} doubtful cells to check`);
+    expect(cellOf(input('Vitamin D value'))).toHaveAttribute('data-doubtful', 'true');
+  });
+
   it('jumps between doubtful cells with Enter and Alt+arrows, and back', async () => {
     const { user } = await openJob();
     await results();
@@ -267,11 +283,20 @@ describe('reviewing a report', () => {
 
 describe('jobs past review, and documents', () => {
   it('shows a completed job’s data and review read-only', async () => {
-    const done = await report();
+    // A value and a range printed as bounds ("<200", "<150") stay bounds, never bare numbers.
+    const outcome = doubtful();
+    if (outcome.ok) {
+      const { min_reference_range: _min, ...glucose } = outcome.data.results[0]!;
+      outcome.data.results[0] = { ...glucose, test_name: 'Triglycerides', value: '<200', max_reference_range: 150, units: 'mg/dL' };
+    }
+    const done = await report({}, outcome);
     await reviewAs('reviewer', done, { decision: 'approve', notes: 'Checked against the scan' });
     await openJob('reviewer', done);
     const region = await results();
     expect(within(region).getByText('Potassium')).toBeInTheDocument();
+    const triglycerides = within(region).getByRole('row', { name: 'Triglycerides' });
+    expect(within(triglycerides).getByText('<200')).toBeInTheDocument();
+    expect(within(triglycerides).getByText('<150')).toBeInTheDocument();
     expect(within(region).queryByRole('textbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
     // The BFF files the staff member's id as the reviewer and shows their name beside it.

@@ -214,6 +214,9 @@ describe('the slot calendar on an at-home order', () => {
     const { slot, date } = await pickSlot();
     const { user } = await openOrder(order);
     await calendar();
+    // The draw is what an at-home order is opened for: its section comes first, before the order's details.
+    const draw = screen.getByRole('region', { name: 'At-home draw' });
+    expect(draw.compareDocumentPosition(screen.getByRole('region', { name: 'Order' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Book' })).toBeDisabled();
     await clickSlot(user, date, slot);
     expect(slotChip(date, slot)).toHaveAttribute('aria-pressed', 'true');
@@ -273,8 +276,9 @@ describe('asynchronous confirmation', () => {
     const { user } = await openOrder(order);
     await calendar();
     await clickSlot(user, date, slot);
-    await user.click(screen.getByRole('checkbox', { name: 'Confirm asynchronously' }));
-    expect(screen.getByLabelText(/Wait for a quick answer \(seconds\)/)).toHaveValue(2.5);
+    await user.click(screen.getByRole('radio', { name: 'Let the provider confirm later' }));
+    // Spoken of as confirming now or later, never as a wait in seconds.
+    expect(screen.queryByLabelText(/seconds/)).not.toBeInTheDocument();
     const timeout = screen.getByLabelText(/Cancel if not confirmed within \(minutes\)/);
     expect(timeout).toHaveValue(15);
     await user.clear(timeout);
@@ -323,14 +327,10 @@ describe('asynchronous confirmation', () => {
     const { user } = await openOrder(order);
     await calendar();
     await clickSlot(user, date, slot);
-    await user.click(screen.getByRole('checkbox', { name: 'Confirm asynchronously' }));
-    // The shortest quick wait (1 s): the booking is pending either way.
-    const quick = screen.getByLabelText(/Wait for a quick answer \(seconds\)/);
-    await user.clear(quick);
-    await user.type(quick, '1');
+    await user.click(screen.getByRole('radio', { name: 'Let the provider confirm later' }));
     await user.click(screen.getByRole('button', { name: 'Book' }));
     await screen.findByTestId('awaiting-provider', {}, { timeout: 8000 });
-    expect(calls(order, 'book')[0]!.body).toMatchObject({ async_confirmation: true, sync_confirmation_timeout_millisecond: 1000 });
+    expect(calls(order, 'book')[0]!.body).toMatchObject({ async_confirmation: true, sync_confirmation_timeout_millisecond: 2500 });
 
     // The job worker's run after the timeout (16 minutes on): the attempt is cancelled.
     const { id } = await appointmentOf(service(), team(), order.id);
@@ -463,7 +463,7 @@ describe('slots that expired or went', () => {
     await clickSlot(user, date, slot);
     await user.click(screen.getByRole('button', { name: 'Book' }));
     expect(
-      await screen.findByText(/The provider could not confirm this time, so nothing was booked\. Try again, or tick "Confirm asynchronously"/, {}, { timeout: 5000 }),
+      await screen.findByText(/The provider could not confirm this time, so nothing was booked\. Try again, or choose "Let the provider confirm later"/, {}, { timeout: 5000 }),
     ).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Current appointment' })).not.toBeInTheDocument();
     expect(calls(order, 'book')).toHaveLength(1);
@@ -627,13 +627,13 @@ describe('several providers in a zip', () => {
 describe('an existing appointment', () => {
   async function bookedOrder(extra: Record<string, unknown> = { appointment_notes: 'Ring twice' }) {
     const order = await newOrder();
-    const { slot } = await pickSlot();
+    const { slot, date } = await pickSlot();
     await bookThroughService(service(), team(), order.id, slot.booking_key, extra);
-    return { order, slot };
+    return { order, slot, date };
   }
 
   it('shows it in the patient’s zone, and reschedules it to a new slot at its own address', async () => {
-    const { order, slot } = await bookedOrder();
+    const { order, slot, date: bookedDate } = await bookedOrder();
     const { user } = await openOrder(order);
     const section = await screen.findByRole('region', { name: 'Current appointment' }, { timeout: 5000 });
     expect(within(section).getByText(loose(zonedText(slot.start, ZONE)))).toBeInTheDocument();
@@ -645,6 +645,9 @@ describe('an existing appointment', () => {
     await user.click(within(section).getByRole('button', { name: 'Reschedule' }));
     const dialog = await screen.findByRole('dialog', { name: 'Reschedule the draw' });
     await calendar(dialog);
+    // The time being replaced is marked on its day.
+    expect(within(day(bookedDate, dialog)).getByRole('note', { name: `Current appointment: ${wallTime(slot.start, ZONE)}` })).toBeInTheDocument();
+    expect(within(dialog).getAllByRole('note', { name: /^Current appointment/ })).toHaveLength(1);
     // The appointment's own address, as a USAddress.
     expect(calls(order, 'availability')[0]!.body).toEqual({ ...CHICAGO, access_notes: ACCESS_NOTES });
     // The notes start as the appointment's.

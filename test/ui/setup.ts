@@ -90,17 +90,18 @@ window.scrollTo = () => {};
 // take no time, and buttons make no ripple (a ripple is two renders and a timer per click). Only
 // the test's theme changes; what is shown, and when it is there or gone, does not.
 vi.mock('../../src/layout/theme', async (importOriginal) => {
-  const { theme } = await importOriginal<typeof Theme>();
-  if (process.env.LABDESK_TEST_ANIMATIONS) return { theme };
+  const themes = await importOriginal<typeof Theme>();
+  if (process.env.LABDESK_TEST_ANIMATIONS) return themes;
   const none = { shortest: 0, shorter: 0, short: 0, standard: 0, complex: 0, enteringScreen: 0, leavingScreen: 0 };
-  const components = theme.components ?? {};
-  return {
-    theme: {
+  const quiet = (theme: typeof themes.theme): typeof themes.theme => {
+    const components = theme.components ?? {};
+    return {
       ...theme,
       transitions: { ...theme.transitions, duration: none },
       components: { ...components, MuiButtonBase: { ...components.MuiButtonBase, defaultProps: { ...components.MuiButtonBase?.defaultProps, disableRipple: true } } },
-    },
+    };
   };
+  return { ...themes, theme: quiet(themes.theme), darkTheme: quiet(themes.darkTheme) };
 });
 
 // jsdom has no layout, so every element measures 0×0 and recharts' ResponsiveContainer would

@@ -136,6 +136,29 @@ describe('the audit trail page', () => {
     const exportLink = screen.getByRole('link', { name: /export csv/i });
     expect(exportLink.getAttribute('href')).toMatch(/^\/api\/audit-events\/export\?filter=/);
   });
+
+  it('names who acted, shows which records they read, and filters by patient and by staff member', async () => {
+    const [patient] = (await stack.service.addUsers(stack.service.team, [{ clientUserId: 'pt-audit-4b1e' }])) as [string];
+    const coordinator = await stack.bff.login('coordinator');
+    expect((await stack.bff.get(`/api/users/${patient}`, coordinator)).status).toBe(200);
+    await stack.signInAs('admin');
+    const { user } = renderOnStack(stack, '/audit-events');
+    // The patient, found by the client id staff know them by.
+    await user.type(await screen.findByRole('combobox', { name: 'Patient' }), 'pt-audit-4b');
+    await user.click(await screen.findByRole('option', { name: 'pt-audit-4b1e' }));
+    // The coordinator's reading of the patient, by name, with the record it read linked to its page.
+    expect(await screen.findByText('Test coordinator', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByText('coordinator@labdesk.test')).not.toBeInTheDocument();
+    const read = screen.getAllByTitle(patient).find((el) => el.tagName === 'A')!;
+    expect(read).toHaveAttribute('href', `#/users/${patient}/show`);
+
+    // Another staff member, chosen by name: the coordinator's accesses leave the list.
+    await user.type(screen.getByRole('combobox', { name: 'Staff member' }), 'Test admin');
+    await user.click(await screen.findByRole('option', { name: 'Test admin' }));
+    await waitFor(() => expect(screen.queryByText('Test coordinator')).not.toBeInTheDocument());
+    const lists = stack.requests.filter((r) => r.method === 'GET' && r.path === '/api/audit-events');
+    expect(JSON.parse(lists.at(-1)!.query.get('filter')!)).toMatchObject({ patient_id: patient, staff_id: expect.any(String) });
+  });
 });
 
 describe('two-factor on the account page', () => {

@@ -45,8 +45,11 @@ export const AppointmentsList = listQuery({
     end_date: filter.dateBound('end').describe('Starts at or before'),
     order_id: filter.uuid(),
     user_id: filter.uuid(),
+    past: filter.boolean().describe('true: only visits whose start has passed; false: only those to come (and requested ones, no time yet)'),
   },
-  sort: { start_at: ['ASC', 'DESC'], status: ['ASC', 'DESC'], provider: ['ASC', 'DESC'], id: ['ASC', 'DESC'] },
+  // `upcoming`: what is coming first (from now, soonest first), then requested ones without a time,
+  // then past visits, latest first; a coordinator's list never opens on last year's draws.
+  sort: { upcoming: ['ASC'], start_at: ['ASC', 'DESC'], status: ['ASC', 'DESC'], provider: ['ASC', 'DESC'], id: ['ASC', 'DESC'] },
   defaultSort: { field: 'start_at', order: 'ASC' },
 });
 

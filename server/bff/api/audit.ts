@@ -41,6 +41,7 @@ export const AuditEventRecord = z
     at: z.string(),
     staff_id: z.string().nullable(),
     staff_email: z.string().nullable(),
+    staff_name: z.string().nullable().describe("The staff member's name now (else e-mail); null when the member is unknown"),
     staff_role: z.string().nullable().describe('The role at the time'),
     action: z.string(),
     resource: z.string(),

@@ -7,6 +7,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../store/db';
 import type { CreateStaff, StaffRecord } from '../api/staff';
+import { isUuid } from '../api/list';
 import type { Role } from '../api/roles';
 import { rolePolicies, sessions, signInThrottle, staff, type BffSchema } from '../db/schema';
 import { BffError } from '../errors';
@@ -67,6 +68,18 @@ export async function findStaffByEmail(db: Db, email: string) {
 export async function findStaff(db: Db, id: string) {
   const [row] = await db.select().from(staff).where(eq(staff.id, id));
   return row;
+}
+
+/**
+ * How each staff member is named on the pages: their name, else their e-mail, by id. Pages name
+ * people, not ids. Ids that are not this console's members (not UUIDs: another console's reviewer)
+ * are simply absent.
+ */
+export async function staffDisplayNames(db: Db, ids: readonly (string | null | undefined)[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => typeof id === 'string' && isUuid(id)))];
+  if (!wanted.length) return new Map();
+  const rows = await db.select({ id: staff.id, name: staff.name, email: staff.email }).from(staff).where(inArray(staff.id, wanted));
+  return new Map(rows.map((r) => [r.id, r.name.trim() || r.email]));
 }
 
 export interface StaffQuery {

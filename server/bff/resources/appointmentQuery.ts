@@ -8,7 +8,7 @@ import type { AppointmentsList, ListParams } from '../api';
 import { BffError } from '../errors';
 import type { DirectoryEntry, WalkScope } from './appointmentDirectory';
 
-type SortField = 'start_at' | 'status' | 'provider' | 'id';
+type SortField = 'upcoming' | 'start_at' | 'status' | 'provider' | 'id';
 export type AppointmentsListParams = z.output<typeof AppointmentsList>;
 
 export interface AppointmentsListPlan {
@@ -35,12 +35,26 @@ function byStart(a: DirectoryEntry, b: DirectoryEntry, dir: 1 | -1): number {
   return (ta - tb) * dir;
 }
 
-export function planAppointmentsList(params: ListParams<AppointmentsListParams['filter']>): AppointmentsListPlan {
+/** Where a visit stands from `now`: to come (0), requested with no time yet (1), or past (2). */
+function standing(startAt: string | null | undefined, now: number): 0 | 1 | 2 {
+  const start = time(startAt);
+  if (Number.isNaN(start)) return 1;
+  return start >= now ? 0 : 2;
+}
+
+/** What is coming first (soonest first), then requested ones, then past visits (latest first). */
+function byUpcoming(a: DirectoryEntry, b: DirectoryEntry, now: number): number {
+  const [sa, sb] = [standing(a.record.start_at, now), standing(b.record.start_at, now)];
+  if (sa !== sb) return sa - sb;
+  return sa === 2 ? byStart(a, b, -1) : byStart(a, b, 1);
+}
+
+export function planAppointmentsList(params: ListParams<AppointmentsListParams['filter']>, now: number = Date.now()): AppointmentsListPlan {
   const { filter, sort } = params;
   const field = sort.field as SortField;
   const dir = sort.order === 'ASC' ? 1 : -1;
 
-  const { status, provider, start_date: startDate, end_date: endDate, order_id: orderId, user_id: userId } = filter;
+  const { status, provider, start_date: startDate, end_date: endDate, order_id: orderId, user_id: userId, past } = filter;
   if (startDate && endDate && startDate > endDate) {
     throw new BffError(400, 'filter.end_date must not be before filter.start_date', { 'filter.end_date': 'must not be before start_date' });
   }
@@ -52,6 +66,8 @@ export function planAppointmentsList(params: ListParams<AppointmentsListParams['
     if (provider && !provider.includes(record.provider)) return false;
     if (orderId && record.id.toLowerCase() !== orderId) return false;
     if (userId && record.user_id.toLowerCase() !== userId) return false;
+    // Past: started before now. To come: the rest (a requested visit, with no time yet, is still ahead).
+    if (past !== undefined && (standing(record.start_at, now) === 2) !== past) return false;
     if (from !== undefined || to !== undefined) {
       // A requested appointment has no time yet: it is in no date range.
       const start = time(record.start_at);
@@ -65,6 +81,9 @@ export function planAppointmentsList(params: ListParams<AppointmentsListParams['
   const compare = (a: DirectoryEntry, b: DirectoryEntry): number => {
     let c: number;
     switch (field) {
+      case 'upcoming':
+        c = byUpcoming(a, b, now);
+        break;
       case 'start_at':
         c = byStart(a, b, dir);
         break;
@@ -100,6 +119,7 @@ export function planAppointmentsList(params: ListParams<AppointmentsListParams['
       end_date: endDate ?? null,
       order_id: orderId ?? null,
       user_id: userId ?? null,
+      past: past ?? null,
     },
   };
 }

@@ -7,6 +7,7 @@ import { allAuditEvents, listAuditEvents, type AuditQuery } from '../audit/audit
 import { verifyChain, type AuditRow } from '../audit/chain';
 import { csvLine } from '../audit/csv';
 import { requirePermission } from '../auth/plugin';
+import { staffDisplayNames } from '../auth/staff';
 import { sendList } from '../pagination';
 
 const TAGS = ['audit'];
@@ -25,11 +26,12 @@ const queryOf = (f: Filter): AuditQuery => ({
 /** What the audit trail records of a reading of the audit trail: which filters, never their values but ids. */
 const filterDetail = (f: Filter) => ({ staff_id: f.staff_id ?? null, patient_id: f.patient_id ?? null, resource: f.resource ?? null, action: f.action ?? null, outcome: f.outcome ?? null });
 
-const recordOf = (r: AuditRow): AuditEventRecord => ({
+const recordOf = (r: AuditRow, names: Map<string, string> = new Map()): AuditEventRecord => ({
   id: String(r.id),
   at: r.at.toISOString(),
   staff_id: r.staffId,
   staff_email: r.staffEmail,
+  staff_name: (r.staffId && names.get(r.staffId)) ?? null,
   staff_role: r.staffRole,
   action: r.action,
   resource: r.resource,
@@ -61,7 +63,9 @@ export const auditEventsResource: FastifyPluginAsyncZod = async (app) => {
       const [first, last] = range;
       req.auditNote.detail = { range, ...filterDetail(filter) };
       const { rows, total } = await listAuditEvents(app.bffDb, queryOf(filter), first, last - first + 1);
-      return sendList(reply, 'audit-events', first, { items: rows.map(recordOf), total, hasNextPage: last + 1 < total });
+      // The page names the actor; the trail itself keeps the id and e-mail of the time.
+      const names = await staffDisplayNames(app.bffDb, rows.map((r) => r.staffId));
+      return sendList(reply, 'audit-events', first, { items: rows.map((r) => recordOf(r, names)), total, hasNextPage: last + 1 < total });
     },
   );
 

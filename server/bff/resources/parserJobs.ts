@@ -7,7 +7,7 @@ import { cursorCacheKey } from '../cursorCache';
 import { DbCursorCache } from '../dbCursorCache';
 import { BffError } from '../errors';
 import { sendAll, sendList, type RangeResult } from '../pagination';
-import { findStaff } from '../auth/staff';
+import { staffDisplayNames } from '../auth/staff';
 import type { Database } from '../../store/db';
 import type { BffSchema } from '../db/schema';
 import type { ServiceClient } from '../upstream/client';
@@ -278,7 +278,6 @@ export function parserJobsResource(client: ServiceClient): FastifyPluginAsyncZod
 /** The reviewer's name beside their id, from the BFF's own staff (another console's reviewer stays an id). */
 async function withReviewerName<J extends { review?: { reviewer: string | null } | null }>(db: Database<BffSchema>, job: J): Promise<J & { reviewer_name?: string | null }> {
   const id = job.review?.reviewer;
-  if (!id || !isUuid(id)) return job;
-  const member = await findStaff(db, id);
-  return member ? { ...job, reviewer_name: member.name || member.email } : job;
+  const name = id ? (await staffDisplayNames(db, [id])).get(id) : undefined;
+  return name ? { ...job, reviewer_name: name } : job;
 }

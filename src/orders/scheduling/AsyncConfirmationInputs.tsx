@@ -1,45 +1,52 @@
 /**
- * "Confirm asynchronously": instead of holding the page until the provider answers (up to ~30 s,
- * and nothing is booked if it does not), the booking waits a short window, then stays pending
- * while the provider confirms in the background, until a timeout after which it is cancelled.
+ * How the booking is confirmed, in a coordinator's words: confirm now (the page waits for the
+ * provider's answer, and nothing is booked if it does not come), or let the provider confirm later
+ * (the booking holds the time while the provider confirms in the background, and is cancelled if
+ * it has not by the deadline). The short wait before "later" becomes pending is the service's
+ * default: a coordinator has no reason to tune it, so it is not asked.
  */
-import { Box, Checkbox, FormControlLabel, Typography } from '@mui/material';
+import { Box, FormControl, FormControlLabel, FormLabel, Radio, RadioGroup, Typography } from '@mui/material';
 import { maxValue, minValue, NumberInput, required, useInput } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { formatDuration } from '../../components/ElapsedProgress';
-import { ASYNC_MINUTES, SYNC_SECONDS } from './bookingBody';
+import { ASYNC_MINUTES } from './bookingBody';
 
-const CheckboxInput = ({ source, label }: { source: string; label: string }) => {
-  const { field } = useInput({ source, defaultValue: false });
+const NOW = 'now';
+const LATER = 'later';
+
+/** The form keeps `async_confirmation` a boolean (what the body needs); the choice reads as two sentences. */
+const ConfirmationChoice = () => {
+  const { field } = useInput({ source: 'async_confirmation', defaultValue: false });
   return (
-    <FormControlLabel
-      control={<Checkbox checked={Boolean(field.value)} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} name={field.name} />}
-      label={label}
-    />
+    <FormControl component="fieldset" sx={{ mb: 1 }}>
+      <FormLabel component="legend">Confirmation</FormLabel>
+      <RadioGroup
+        row
+        name={field.name}
+        value={field.value ? LATER : NOW}
+        onChange={(e) => field.onChange(e.target.value === LATER)}
+        onBlur={field.onBlur}
+      >
+        <FormControlLabel value={NOW} control={<Radio />} label="Confirm now" />
+        <FormControlLabel value={LATER} control={<Radio />} label="Let the provider confirm later" />
+      </RadioGroup>
+    </FormControl>
   );
 };
 
-const syncValidate = [required(), minValue(SYNC_SECONDS.min), maxValue(SYNC_SECONDS.max)];
 const asyncValidate = [required(), minValue(ASYNC_MINUTES.min), maxValue(ASYNC_MINUTES.max)];
 
 export const AsyncConfirmationInputs = () => {
-  const isAsync = Boolean(useWatch({ name: 'async_confirmation' }));
+  const later = Boolean(useWatch({ name: 'async_confirmation' }));
   const minutes: unknown = useWatch({ name: 'async_minutes' });
   return (
     <Box>
-      <CheckboxInput source="async_confirmation" label="Confirm asynchronously" />
-      {isAsync ? (
-        <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2 }}>
-          <NumberInput
-            source="sync_seconds"
-            label="Wait for a quick answer (seconds)"
-            min={SYNC_SECONDS.min}
-            max={SYNC_SECONDS.max}
-            step={0.5}
-            validate={syncValidate}
-            helperText={`${SYNC_SECONDS.min}–${SYNC_SECONDS.max} s, default ${SYNC_SECONDS.default} s; then the booking shows as pending`}
-            sx={{ flex: '1 1 240px' }}
-          />
+      <ConfirmationChoice />
+      {later ? (
+        <Box>
+          <Typography variant="caption" color="text.secondary" component="div" sx={{ mb: 1 }}>
+            The time is held while the provider confirms; this page shows when they do. If they have not confirmed in time, the booking is cancelled.
+          </Typography>
           <NumberInput
             source="async_minutes"
             label="Cancel if not confirmed within (minutes)"
@@ -47,15 +54,15 @@ export const AsyncConfirmationInputs = () => {
             max={ASYNC_MINUTES.max}
             step={1}
             validate={asyncValidate}
-            helperText={`${ASYNC_MINUTES.min}–${ASYNC_MINUTES.max} min (48 h), default ${ASYNC_MINUTES.default} min${
+            helperText={`Up to ${formatDuration(ASYNC_MINUTES.max * 60_000)}; default ${ASYNC_MINUTES.default} min${
               typeof minutes === 'number' && minutes >= 60 ? `; now ${formatDuration(minutes * 60_000)}` : ''
             }`}
-            sx={{ flex: '1 1 240px' }}
+            sx={{ maxWidth: 360 }}
           />
         </Box>
       ) : (
         <Typography variant="caption" color="text.secondary" component="div" sx={{ mb: 1 }}>
-          Without it, booking waits for the provider to confirm (up to about 30 seconds); if it does not, nothing is booked.
+          The page waits for the provider to confirm the time. If they cannot confirm it now, nothing is booked: try again, or let the provider confirm later.
         </Typography>
       )}
     </Box>

@@ -39,6 +39,7 @@ export const RescheduleButton = ({ appointment }: { appointment: AppointmentReco
               mode="reschedule"
               canBook
               initialNotes={appointment.appointment_notes}
+              currentStart={appointment.start_at}
               onDone={() => setOpen(false)}
             />
           )}

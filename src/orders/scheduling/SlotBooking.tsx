@@ -33,6 +33,8 @@ export interface SlotBookingProps {
   /** appointments:write. Without it the calendar is only shown. */
   canBook: boolean;
   initialNotes?: string | null;
+  /** When rescheduling: the appointment's present start, marked on the calendar. */
+  currentStart?: string | null;
   /** Called once the page shows the booked (or moved) appointment. */
   onDone?: (appointment: AppointmentRecord) => void;
 }
@@ -48,7 +50,7 @@ function doneMessage(appointment: AppointmentRecord, mode: SlotBookingProps['mod
   return `Booking sent for ${when}; waiting for the provider to confirm`;
 }
 
-export const SlotBooking = ({ orderId, address, mode, canBook, initialNotes, onDone }: SlotBookingProps) => {
+export const SlotBooking = ({ orderId, address, mode, canBook, initialNotes, currentStart, onDone }: SlotBookingProps) => {
   const availability = useAvailability(orderId, address);
   const { data, days, query, refresh } = availability;
   const dataProvider = useDataProvider<LabdeskDataProvider>();
@@ -114,7 +116,7 @@ export const SlotBooking = ({ orderId, address, mode, canBook, initialNotes, onD
         case 'not_confirmed': {
           const text =
             mode === 'book'
-              ? 'The provider could not confirm this time, so nothing was booked. Try again, or tick "Confirm asynchronously" to let the provider confirm in the background.'
+              ? 'The provider could not confirm this time, so nothing was booked. Try again, or choose "Let the provider confirm later".'
               : 'The provider could not confirm the new time, so the appointment was not moved.';
           // Places may have changed meanwhile: fresh slots, same choice if still offered (the key is not used up).
           await refreshKeeping(slot, { severity: 'error', kept: text, gone: `${text} That time is no longer offered.` });
@@ -222,6 +224,7 @@ export const SlotBooking = ({ orderId, address, mode, canBook, initialNotes, onD
         onNext={changeWindow(availability.next)}
         previousDisabled={availability.previousDisabled}
         disabled={refreshing || submitting || availability.isChangingWindow}
+        currentStart={currentStart}
       />
       {noSlots && (
         <Typography color="text.secondary" sx={{ mt: 1 }}>

@@ -1,13 +1,14 @@
 /**
- * The booking form's values → the book and reschedule bodies. The form asks for the async windows
- * in seconds and minutes (what a coordinator thinks in); the BFF takes milliseconds.
+ * The booking form's values → the book and reschedule bodies. The form asks how long the provider
+ * may take to confirm later in minutes (what a coordinator thinks in); the BFF takes milliseconds.
+ * The short wait before such a booking shows as pending is not asked: it stays the default.
  */
 import { ASYNC_TIMEOUT_MS, SYNC_TIMEOUT_MS, type BookBody, type RescheduleBody, type Slot } from '../../appointments/types';
 
 export interface BookingFormValues {
   appointment_notes?: string | null;
   async_confirmation?: boolean;
-  /** The sync window, in seconds. */
+  /** The sync window, in seconds (not asked on the form: the default). */
   sync_seconds?: number | null;
   /** The async timeout, in minutes. */
   async_minutes?: number | null;
@@ -42,7 +43,7 @@ export function toBookBody(slot: Slot, values: BookingFormValues): BookBody {
 export const toRescheduleBody = (slot: Slot, values: BookingFormValues): RescheduleBody => ({ booking_key: slot.booking_key, ...notesOf(values) });
 
 /** The booking form's inputs (field errors for anything else are said in a message). */
-export const BOOKING_FORM_FIELDS = ['appointment_notes', 'sync_seconds', 'async_minutes'] as const;
+export const BOOKING_FORM_FIELDS = ['appointment_notes', 'async_minutes'] as const;
 
 /** Field errors of the body → the form's inputs (the async windows are asked in other units). */
 export function toBookingFormErrors(errors: Record<string, string>): Record<string, string> {

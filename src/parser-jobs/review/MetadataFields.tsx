@@ -23,6 +23,13 @@ export const METADATA_FIELDS: { key: keyof ResultMetadata; label: string; requir
   { key: 'clia_#', label: 'CLIA number' },
 ];
 
+/**
+ * The report details tinted as doubtful: identity fields left empty when the service said the
+ * identity is incomplete. One rule for the tint and for the count of doubtful cells above the table.
+ */
+export const missingDetails = (metadata: ResultMetadata, incomplete: boolean): (keyof ResultMetadata)[] =>
+  incomplete ? METADATA_FIELDS.filter((f) => f.identity && !metadata[f.key]).map((f) => f.key) : [];
+
 interface MetadataFieldsProps {
   metadata: ResultMetadata;
   editable: boolean;
@@ -31,46 +38,49 @@ interface MetadataFieldsProps {
   onChange?: (key: keyof ResultMetadata, value: string) => void;
 }
 
-export const MetadataFields = ({ metadata, editable, incomplete, onChange }: MetadataFieldsProps) => (
-  <Grid container spacing={1.5} component="section" aria-label="Report details">
-    {METADATA_FIELDS.map(({ key, label, required, identity, choices }) => {
-      const value = metadata[key] ?? '';
-      const missing = incomplete && !!identity && !value;
-      return (
-        <Grid key={key} size={{ xs: 12, sm: 6, lg: 3 }}>
-          {editable ? (
-            <TextField
-              label={label}
-              value={value}
-              onChange={(e) => onChange?.(key, e.target.value)}
-              size="small"
-              fullWidth
-              select={!!choices}
-              color={missing ? 'warning' : undefined}
-              helperText={missing ? 'Not found on the report' : required ? undefined : 'Optional'}
-              sx={missing ? { '& .MuiInputBase-root': doubtfulSx(true), '& .MuiFormHelperText-root': { color: 'warning.dark' } } : undefined}
-            >
-              {choices && [
-                <MenuItem key="" value="">
-                  Not printed
-                </MenuItem>,
-                ...choices.map((c) => (
-                  <MenuItem key={c} value={c}>
-                    {c}
-                  </MenuItem>
-                )),
-              ]}
-            </TextField>
-          ) : (
-            <Box sx={missing ? { ...doubtfulSx(true), p: 0.5 } : undefined}>
-              <Typography variant="caption" color="text.secondary" component="div">
-                {label}
-              </Typography>
-              <Typography variant="body2">{value || '—'}</Typography>
-            </Box>
-          )}
-        </Grid>
-      );
-    })}
-  </Grid>
-);
+export const MetadataFields = ({ metadata, editable, incomplete, onChange }: MetadataFieldsProps) => {
+  const missingKeys = missingDetails(metadata, incomplete);
+  return (
+    <Grid container spacing={1.5} component="section" aria-label="Report details">
+      {METADATA_FIELDS.map(({ key, label, required, choices }) => {
+        const value = metadata[key] ?? '';
+        const missing = missingKeys.includes(key);
+        return (
+          <Grid key={key} size={{ xs: 12, sm: 6, lg: 3 }}>
+            {editable ? (
+              <TextField
+                label={label}
+                value={value}
+                onChange={(e) => onChange?.(key, e.target.value)}
+                size="small"
+                fullWidth
+                select={!!choices}
+                color={missing ? 'warning' : undefined}
+                helperText={missing ? 'Not found on the report' : required ? undefined : 'Optional'}
+                sx={missing ? { '& .MuiInputBase-root': doubtfulSx(true), '& .MuiFormHelperText-root': { color: 'warning.dark' } } : undefined}
+              >
+                {choices && [
+                  <MenuItem key="" value="">
+                    Not printed
+                  </MenuItem>,
+                  ...choices.map((c) => (
+                    <MenuItem key={c} value={c}>
+                      {c}
+                    </MenuItem>
+                  )),
+                ]}
+              </TextField>
+            ) : (
+              <Box sx={missing ? { ...doubtfulSx(true), p: 0.5 } : undefined}>
+                <Typography variant="caption" color="text.secondary" component="div">
+                  {label}
+                </Typography>
+                <Typography variant="body2">{value || '—'}</Typography>
+              </Box>
+            )}
+          </Grid>
+        );
+      })}
+    </Grid>
+  );
+};

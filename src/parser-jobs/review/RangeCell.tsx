@@ -20,7 +20,11 @@ interface RangeCellProps {
   onChange: (bound: 'min' | 'max', value: string) => void;
 }
 
-export const rangeText = (min: string, max: string) => (min && max ? `${min} – ${max}` : min ? `≥ ${min}` : max ? `≤ ${max}` : '—');
+/**
+ * A one-sided range as labs print it and as the results history keeps it: "<200", ">3.5". Not
+ * "≤ 200": the report said below 200, and the reviewer must see what it said.
+ */
+export const rangeText = (min: string, max: string) => (min && max ? `${min} – ${max}` : min ? `>${min}` : max ? `<${max}` : '—');
 
 export const RangeCell = memo(function RangeCell({ cell, name, min, max, editable, doubtful, describedBy, minError, maxError, changed, onChange }: RangeCellProps) {
   const errorId = `error-${cell.replace(':', '-')}`;

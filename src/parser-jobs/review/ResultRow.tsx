@@ -7,7 +7,7 @@ import { TableCell, TableRow, Typography } from '@mui/material';
 import { CellInput } from './CellInput';
 import { cellSx, doubtfulSx } from './cellStyle';
 import { doubtId, DoubtRow } from './DoubtNote';
-import { cellKey, type DoubtColumn, type RowDoubts } from './doubts';
+import { cellKey, isDoubtfulCell, type CellColumn, type DoubtColumn, type RowDoubts } from './doubts';
 import { LoincField } from './LoincField';
 import { RangeCell } from './RangeCell';
 import { ResultFlags } from './ResultFlags';
@@ -33,10 +33,10 @@ export const ResultRow = memo(function ResultRow({ index, row, doubts, errors, e
   const setBound = useCallback((bound: 'min' | 'max', value: string) => onChange(index, bound, value), [index, onChange]);
   const err = (field: string) => errors[`results.${index}.${field}`];
   const rowDoubt = Boolean(doubts.row?.length);
-  const doubtful = (c: DoubtColumn) => Boolean(doubts[c]?.length);
+  const doubtful = (c: CellColumn) => isDoubtfulCell(doubts, c);
   // A cell is described by its own reasons; the row's reasons also describe the test and the value.
   const described = (c: DoubtColumn) =>
-    [doubtful(c) && doubtId(index, c), rowDoubt && (c === 'test_name' || c === 'value') && doubtId(index, 'row')].filter(Boolean).join(' ') || undefined;
+    [doubts[c]?.length && doubtId(index, c), rowDoubt && (c === 'test_name' || c === 'value') && doubtId(index, 'row')].filter(Boolean).join(' ') || undefined;
   const panel = row.original.source_panel_name;
   return (
     <>

@@ -13,7 +13,7 @@ import { isAwaitingReview } from '../jobState';
 import type { ParserJobRecord, ResultMetadata } from '../types';
 import { ApproveDialog } from './ApproveDialog';
 import { cellKey, doubtfulCells, doubtsOfRows } from './doubts';
-import { MetadataFields } from './MetadataFields';
+import { MetadataFields, missingDetails } from './MetadataFields';
 import { patientCheckOf, PatientMatch } from './PatientMatch';
 import { patientCheckMessage } from '../../../server/contract/patientIdentity';
 import { RejectDialog } from './RejectDialog';
@@ -108,6 +108,8 @@ export const ReviewWorkspace = ({ job, canReview }: { job: WithData; canReview: 
 
   const localErrorCount = attempted && editable ? Object.keys(draftErrors(draft)).length : 0;
   const incomplete = Boolean(job.review_reasons?.report.some((r) => r.code === 'metadata_incomplete'));
+  // Every tinted cell counts: the results' doubtful cells and the report details not found.
+  const tinted = targets.length + missingDetails(shown.metadata, incomplete).length;
 
   return (
     <Card component="section" aria-label="Extracted results">
@@ -141,7 +143,7 @@ export const ReviewWorkspace = ({ job, canReview }: { job: WithData; canReview: 
           </Alert>
         )}
         {(editable || job.needs_human_review) && (
-          <ReportReasons reasons={job.review_reasons?.report ?? []} doubtfulCells={targets.length} reviewed={job.is_reviewed} />
+          <ReportReasons reasons={job.review_reasons?.report ?? []} doubtfulCells={tinted} reviewed={job.is_reviewed} />
         )}
         {(editable || job.needs_human_review) && <PatientMatch check={check} />}
         {job.review?.patient_mismatch_confirmed && (

@@ -68,15 +68,21 @@ export function parseCellKey(key: string | null | undefined): { row: number; col
 export const cellPosition = (row: number, column: CellColumn) => row * CELL_COLUMNS.length + CELL_COLUMNS.indexOf(column);
 
 /**
- * The cells to visit, in reading order: every doubtful cell; a row-level doubt is visited at the
- * row's value (the cell most often misread).
+ * The one rule for which cells are doubtful: those with reasons of their own, and, for a row-level
+ * doubt, the row's value (the cell most often misread). The table tints exactly these cells and the
+ * count above it counts them, so "5 doubtful cells" always means five tinted cells.
  */
+export function isDoubtfulCell(row: RowDoubts, column: CellColumn): boolean {
+  return Boolean(row[column]?.length) || (column === 'value' && Boolean(row.row?.length));
+}
+
+/** The doubtful cells (see isDoubtfulCell), in reading order: the cells to visit. */
 export function doubtfulCells(doubts: RowDoubts[]): string[] {
   const keys: { key: string; position: number }[] = [];
   doubts.forEach((row, index) => {
-    const columns = new Set<CellColumn>();
-    for (const column of Object.keys(row) as DoubtColumn[]) columns.add(column === 'row' ? 'value' : column);
-    for (const column of columns) keys.push({ key: cellKey(index, column), position: cellPosition(index, column) });
+    for (const column of CELL_COLUMNS) {
+      if (isDoubtfulCell(row, column)) keys.push({ key: cellKey(index, column), position: cellPosition(index, column) });
+    }
   });
   return keys.sort((a, b) => a.position - b.position).map((k) => k.key);
 }
