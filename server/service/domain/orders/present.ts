@@ -85,7 +85,9 @@ export async function presentOrders(db: Db, rows: (OrderRow | OrderRowWithEvents
         physician?.first_name && physician.last_name && physician.npi
           ? { first_name: physician.first_name, last_name: physician.last_name, npi: physician.npi }
           : null,
-      health_insurance_id: null,
+      health_insurance_id: r.healthInsuranceId,
+      health_insurance: (r.healthInsurance as Order['health_insurance']) ?? null,
+      consents: (r.consents as Order['consents']) ?? null,
       requisition_form_url: null,
       priority: r.priority,
       shipping_details:
