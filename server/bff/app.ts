@@ -23,6 +23,7 @@ import { labAccountsResource } from './resources/labAccounts';
 import { labsResource, labTestsResource } from './resources/labTests';
 import { markersResource } from './resources/markers';
 import { resultsResource } from './resources/results';
+import { icdCodesResource } from './resources/icdCodes';
 import { ordersResource } from './resources/orders';
 import { parserJobsResource } from './resources/parserJobs';
 import { rolePoliciesResource, staffResource } from './resources/staff';
@@ -166,6 +167,7 @@ export async function buildBffApp(opts: BffAppOptions) {
       await api.register(staffResource, { prefix: '/staff' });
       await api.register(rolePoliciesResource, { prefix: '/role-policies' });
       await api.register(ordersResource(client), { prefix: '/orders' });
+      await api.register(icdCodesResource(client), { prefix: '/icd-codes' });
       await api.register(labAccountsResource(client), { prefix: '/lab-accounts' });
       await api.register(markersResource(client), { prefix: '/markers' });
       await api.register(labTestsResource(client), { prefix: '/lab-tests' });
