@@ -49,7 +49,8 @@ function useSubmitOrder() {
         // moves on once the BFF answered, with the key that makes a repeated submit one order.
         const order = await create(
           'orders',
-          { data: body, meta: { idempotencyKey: idempotencyKey(formSession, body) } },
+          // The data is the service's create body (consents without their recorded time), not an order record.
+          { data: body as unknown as Partial<OrderRecord>, meta: { idempotencyKey: idempotencyKey(formSession, body) } },
           { mutationMode: 'pessimistic', returnPromise: true },
         );
         notify('Order placed', { type: 'success' });

@@ -3,7 +3,9 @@
  * NPI's last digit is a Luhn check digit (the service checks it too), so a mistyped digit is
  * caught as you type rather than by the lab.
  */
+import { useEffect } from 'react';
 import { TextInput } from 'react-admin';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { isValidNpi } from '../../../server/contract';
 import { Half, Row, SectionTitle } from './layout';
 
@@ -22,26 +24,38 @@ export function checkNpi(value: unknown, all: Values): string | undefined {
   return isValidNpi(npi) ? undefined : NPI_FIELD_MESSAGE;
 }
 
-export const PhysicianSection = () => (
-  <>
-    <SectionTitle>Ordering physician</SectionTitle>
-    <Row>
-      <Half>
-        <TextInput source="physician.first_name" label="Physician first name" validate={neededWithOthers('first name')} fullWidth />
-      </Half>
-      <Half>
-        <TextInput source="physician.last_name" label="Physician last name" validate={neededWithOthers('last name')} fullWidth />
-      </Half>
-      <Half>
-        <TextInput
-          source="physician.npi"
-          label="NPI"
-          validate={checkNpi}
-          helperText="National Provider Identifier, 10 digits"
-          inputProps={{ inputMode: 'numeric' }}
-          fullWidth
-        />
-      </Half>
-    </Row>
-  </>
-);
+/** The form checks on submit; a complete NPI is checked at once, so a typo shows as soon as you leave the field. */
+function useCheckNpiAsTyped() {
+  const npi: unknown = useWatch({ name: 'physician.npi' });
+  const { trigger } = useFormContext();
+  useEffect(() => {
+    if (typeof npi === 'string' && npi.trim().length >= 10) void trigger('physician.npi');
+  }, [npi, trigger]);
+}
+
+export const PhysicianSection = () => {
+  useCheckNpiAsTyped();
+  return (
+    <>
+      <SectionTitle>Ordering physician</SectionTitle>
+      <Row>
+        <Half>
+          <TextInput source="physician.first_name" label="Physician first name" validate={neededWithOthers('first name')} fullWidth />
+        </Half>
+        <Half>
+          <TextInput source="physician.last_name" label="Physician last name" validate={neededWithOthers('last name')} fullWidth />
+        </Half>
+        <Half>
+          <TextInput
+            source="physician.npi"
+            label="NPI"
+            validate={checkNpi}
+            helperText="National Provider Identifier, 10 digits"
+            inputProps={{ inputMode: 'numeric' }}
+            fullWidth
+          />
+        </Half>
+      </Row>
+    </>
+  );
+};
