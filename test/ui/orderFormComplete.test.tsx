@@ -67,8 +67,8 @@ describe('the complete order form', { timeout: 90_000 }, () => {
     type(/Zip code/, '73301');
 
     // A mistyped NPI is caught by its check digit.
-    type(/Physician first name/, 'Grace');
-    type(/Physician last name/, 'Hopper');
+    type(/Physician given name/, 'Grace');
+    type(/Physician family name/, 'Hopper');
     type(/NPI/, '1234567894');
     fireEvent.blur(field(/NPI/));
     expect(await within(control(/NPI/)).findByText(/Not a valid NPI/)).toBeInTheDocument();

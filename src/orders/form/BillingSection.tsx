@@ -21,10 +21,10 @@ const Subscriber = () => (
   <>
     <Row>
       <Half>
-        <TextInput source="health_insurance.responsible_details.first_name" label="Subscriber first name" validate={required()} fullWidth />
+        <TextInput source="health_insurance.responsible_details.first_name" label="Subscriber given name" validate={required()} fullWidth />
       </Half>
       <Half>
-        <TextInput source="health_insurance.responsible_details.last_name" label="Subscriber last name" validate={required()} fullWidth />
+        <TextInput source="health_insurance.responsible_details.last_name" label="Subscriber family name" validate={required()} fullWidth />
       </Half>
       <Half>
         <TextInput source="health_insurance.responsible_details.phone_number" label="Subscriber phone" validate={required()} fullWidth />

@@ -40,10 +40,10 @@ export const PhysicianSection = () => {
       <SectionTitle>Ordering physician</SectionTitle>
       <Row>
         <Half>
-          <TextInput source="physician.first_name" label="Physician first name" validate={neededWithOthers('first name')} fullWidth />
+          <TextInput source="physician.first_name" label="Physician given name" validate={neededWithOthers('given name')} fullWidth />
         </Half>
         <Half>
-          <TextInput source="physician.last_name" label="Physician last name" validate={neededWithOthers('last name')} fullWidth />
+          <TextInput source="physician.last_name" label="Physician family name" validate={neededWithOthers('family name')} fullWidth />
         </Half>
         <Half>
           <TextInput
