@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ValidateIcdCodesBody, ValidateIcdCodesResponse } from '../../contract';
 
 /** `POST /api/icd-codes/validate`: the service's check of diagnosis codes, as it answers it. */

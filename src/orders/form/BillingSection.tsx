@@ -6,7 +6,7 @@
 import { Box } from '@mui/material';
 import { required, SelectInput, TextInput } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { INSURANCE_RELATIONSHIPS } from '../../../server/contract';
+import type { INSURANCE_RELATIONSHIPS } from '../../../server/contract';
 import { BILLING_TYPES, choicesOf } from '../choices';
 import { Half, Row, SectionTitle } from './layout';
 import { stateChoices, zipValidators } from './PatientSection';
