@@ -110,8 +110,8 @@ export const Consent = z.object({
   version: z.string().trim().max(40).refine(hasNoNul, NO_NUL_MESSAGE).nullable().optional(),
   timeOfConsent: z.iso.datetime({ offset: true }).nullable().optional(),
 });
-/** A consent as the order records it: with its time and version (null when none was given). */
-export const RecordedConsent = z.object({ consentType: z.string(), version: z.string().nullable(), timeOfConsent: z.string() });
+/** A consent as the order records it: with its version (null when none was given) and time (null only on orders placed before times were recorded). */
+export const RecordedConsent = z.object({ consentType: z.string(), version: z.string().nullable(), timeOfConsent: z.string().nullable() });
 export type RecordedConsent = z.infer<typeof RecordedConsent>;
 
 export const ValidateIcdCodesBody = z.object({ codes: z.array(z.string().max(20).refine(hasNoNul, NO_NUL_MESSAGE)).min(1).max(50) });

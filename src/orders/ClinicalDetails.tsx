@@ -75,7 +75,8 @@ export const ClinicalDetails = ({ record }: { record: OrderRecord }) => {
                 {consents.map((c) => (
                   <li key={`${c.consentType}-${c.timeOfConsent}`}>
                     {labelOf(CONSENT_LABELS, c.consentType)}
-                    {c.version ? `, version ${c.version}` : ''} · given {formatInstant(c.timeOfConsent)}
+                    {c.version ? `, version ${c.version}` : ''}
+                    {c.timeOfConsent ? ` · given ${formatInstant(c.timeOfConsent)}` : ' · time not recorded'}
                   </li>
                 ))}
               </Box>
