@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { hasNoNul, NO_NUL_MESSAGE } from './common';
+import { UsState } from './labs';
 
 /**
  * An NPI is 9 digits plus a Luhn check digit computed over "80840" + the 9 digits (the ISO card
@@ -36,7 +37,7 @@ export const Physician = z.object({
   last_name: z.string().trim().min(1, 'must not be empty').max(100).refine(hasNoNul, NO_NUL_MESSAGE),
   email: z.email().nullable().optional(),
   npi: z.string().refine(isValidNpi, NPI_MESSAGE),
-  licensed_states: z.array(z.string().length(2)).nullable().optional(),
+  licensed_states: z.array(UsState).nullable().optional(),
   signature_image: z.string().max(2_000_000).nullable().optional(),
 });
 
@@ -53,7 +54,7 @@ export const InsuredPerson = z.object({
     first_line: line(),
     second_line: z.string().max(200).nullable().optional(),
     city: line(100),
-    state: line(2),
+    state: UsState,
     zip: line(10),
     country: z.string().trim().min(2).max(56).default('US'),
   }),
