@@ -22,6 +22,7 @@ import staff from './staff';
 import users from './users';
 import webhookEndpoints from './webhook-endpoints';
 import { lazyView } from './components/lazyView';
+import { Overview } from './dashboard';
 
 // Downloaded when first opened, like the resources' views (two-factor enrolment brings qrcode).
 const AccountPage = lazyView(() => import('./account/AccountPage'), 'AccountPage');
@@ -35,6 +36,7 @@ export const App = () => (
     authProvider={authProvider}
     loginPage={LoginPage}
     layout={Layout}
+    dashboard={Overview}
     theme={theme}
   >
     {(role: unknown) => (

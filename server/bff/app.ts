@@ -24,7 +24,9 @@ import { labsResource, labTestsResource } from './resources/labTests';
 import { markersResource } from './resources/markers';
 import { resultsResource } from './resources/results';
 import { icdCodesResource } from './resources/icdCodes';
+import { walkInResource } from './resources/walkIn';
 import { ordersResource } from './resources/orders';
+import { overviewResource } from './resources/overview';
 import { parserJobsResource } from './resources/parserJobs';
 import { rolePoliciesResource, staffResource } from './resources/staff';
 import { usersResource } from './resources/users';
@@ -175,6 +177,7 @@ export async function buildBffApp(opts: BffAppOptions) {
       // Full paths (/appointments/..., /orders/:id/appointment/...): the actions sit under the
       // orders' URLs but are the appointments' routes. Addresses and notes: path-only log lines.
       await api.register(appointmentsResource(client));
+      await api.register(walkInResource(client));
       // Full paths too: results under /orders/:id/..., biomarkers under /users/:id/..., /team-settings.
       await api.register(resultsResource(client));
       // Uploads stream through (the scope reads multipart bodies itself); filters may carry ids only,
@@ -182,6 +185,8 @@ export async function buildBffApp(opts: BffAppOptions) {
       await api.register(parserJobsResource(client), { prefix: '/parser-jobs' });
       await api.register(webhookEndpointsResource(client), { prefix: '/webhook-endpoints' });
       await api.register(webhookDeliveriesResource(client), { prefix: '/webhook-deliveries' });
+      // Counts per queue, each for the roles that hold the queue's permission (no permission of its own).
+      await api.register(overviewResource(client), { prefix: '/overview' });
       // Unknown /api routes too: 401 without a session, 403 without the CSRF token, then 404.
       api.setNotFoundHandler({ preHandler: requireSession }, async (req) => {
         throw new BffError(404, `No route ${req.method} ${req.url.split('?')[0]}`);

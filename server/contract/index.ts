@@ -11,3 +11,4 @@ export * from './parser';
 export * from './text';
 export * from './results';
 export * from './patientIdentity';
+export * from './psc';

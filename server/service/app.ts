@@ -24,6 +24,7 @@ import { webhooksRoutes } from './v2/webhooks';
 import parserJobsRoutes from './lab-report/v1/parserJobs';
 import appointmentsRoutes from './v3/appointments';
 import insuranceRoutes from './v3/insurance';
+import pscRoutes from './v3/psc';
 import labAccountsRoutes from './v3/labAccounts';
 import labTestsRoutes from './v3/labTests';
 import markersRoutes from './v3/markers';
@@ -131,6 +132,7 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
     await teamScope.register(teamSettingsRoutes);
     await teamScope.register(biomarkersRoutes);
     await teamScope.register(appointmentsRoutes);
+    await teamScope.register(pscRoutes);
     await teamScope.register(parserJobsRoutes);
     await teamScope.register(webhooksRoutes({ allowPrivateUrls: opts.webhookAllowPrivateUrls ?? false }));
   });

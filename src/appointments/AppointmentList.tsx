@@ -1,5 +1,5 @@
 /**
- * The team's at-home draws across orders, soonest first. Each start is shown in the appointment's
+ * The team's at-home draws and walk-in visits across orders, soonest first. Each start is shown in the appointment's
  * own zone (named), with the viewer's time under it where their clock reads differently.
  */
 import type { MouseEvent } from 'react';
@@ -30,6 +30,7 @@ const filters = [
 ];
 
 const Column = DataTable.Col<AppointmentRecord>;
+const PSC_VISIT = 'patient_service_center';
 
 const NoMatch = () => (
   <Typography sx={{ p: 2 }} color="text.secondary">
@@ -50,27 +51,33 @@ const OrderLink = ({ record }: { record: AppointmentRecord }) => {
 
 // Sortable as the BFF allows: start_at, status, provider (and id). Requested appointments have no
 // time and come last. No CSV export: rows carry patient names and addresses.
-export const AppointmentList = () => (
-  <List<AppointmentRecord> pagination={<ListPagination />} sort={{ field: 'start_at', order: 'ASC' }} filters={filters} perPage={25} empty={<AppointmentsEmpty />} exporter={false}>
-    <DataTable<AppointmentRecord> rowClick="show" bulkActionButtons={false} empty={<NoMatch />}>
-      <Column
-        source="start_at"
-        label="Starts (patient's time)"
-        render={(r) => <ZonedDateTime value={r.start_at} timeZone={r.iana_timezone} empty="Requested, no time yet" />}
-      />
-      <Column label="Patient" disableSort render={(r) => r.order?.patient_name || '—'} />
-      <Column source="provider" label="Provider" render={(r) => providerName(r.provider)} />
-      <Column source="status" label="Status" render={(r) => <AppointmentStatusChip value={r.status} size="small" />} />
-      <Column
-        label="Order"
-        disableSort
-        render={(r) => (
-          <span>
-            <OrderLink record={r} />{' '}
-            {r.order?.low_level_status && <OrderStatusChip value={r.order.low_level_status} size="small" />}
-          </span>
-        )}
-      />
-    </DataTable>
-  </List>
-);
+export const AppointmentList = () => {
+  const createPath = useCreatePath();
+  // A walk-in visit has no appointment page: its row opens its order, where the visit is managed.
+  const rowClick = (_id: unknown, _resource: string, record: AppointmentRecord) =>
+    record.type === PSC_VISIT ? createPath({ resource: 'orders', id: record.order?.id ?? record.id, type: 'show' }) : 'show';
+  return (
+    <List<AppointmentRecord> pagination={<ListPagination />} sort={{ field: 'start_at', order: 'ASC' }} filters={filters} perPage={25} empty={<AppointmentsEmpty />} exporter={false}>
+      <DataTable<AppointmentRecord> rowClick={rowClick} bulkActionButtons={false} empty={<NoMatch />}>
+        <Column
+          source="start_at"
+          label="Starts (patient's time)"
+          render={(r) => <ZonedDateTime value={r.start_at} timeZone={r.iana_timezone} empty="Requested, no time yet" />}
+        />
+        <Column label="Patient" disableSort render={(r) => r.order?.patient_name || '—'} />
+        <Column source="provider" label="Provider" render={(r) => providerName(r.provider)} />
+        <Column source="status" label="Status" render={(r) => <AppointmentStatusChip value={r.status} size="small" />} />
+        <Column
+          label="Order"
+          disableSort
+          render={(r) => (
+            <span>
+              <OrderLink record={r} />{' '}
+              {r.order?.low_level_status && <OrderStatusChip value={r.order.low_level_status} size="small" />}
+            </span>
+          )}
+        />
+      </DataTable>
+    </List>
+  );
+};

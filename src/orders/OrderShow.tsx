@@ -14,6 +14,7 @@ import { GENDERS } from './choices';
 import { RequisitionButton } from './RequisitionButton';
 import { ResultsCard } from './results/ResultsCard';
 import { AppointmentScheduling } from './scheduling/AppointmentScheduling';
+import { CollectionSection } from './walk-in/CollectionSection';
 import type { OrderRecord } from './types';
 
 const Muted = ({ children }: { children: ReactNode }) => (
@@ -198,6 +199,8 @@ export const OrderShow = () => (
     <WithRecord<OrderRecord>
       render={(record) => (
         <Grid container spacing={2} sx={{ mt: 1 }}>
+          {/* Walk-in and on-site orders: where the sample is drawn, first. */}
+          <CollectionSection order={record} />
           <Grid size={{ xs: 12, md: 7 }}>
             <Stack spacing={2}>
               <Summary record={record} />

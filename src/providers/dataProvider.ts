@@ -7,7 +7,7 @@
  */
 import simpleRestProvider from 'ra-data-simple-rest';
 import { HttpError, type CreateParams, type CreateResult, type GetListParams, type GetListResult } from 'react-admin';
-import { IDEMPOTENCY_HEADER, RESULTS_NOT_READY } from '../../server/bff/api/constants';
+import { IDEMPOTENCY_HEADER, RESULTS_NOT_READY, SESSION_PROBE_HEADER } from '../../server/bff/api/constants';
 import type { OrderRecord } from '../orders/types';
 import type {
   AuditChainCheck,
@@ -15,6 +15,7 @@ import type {
   IcdCodesVerdict,
   MfaEnrolment,
   OrderResults,
+  Overview,
   PatientBiomarkerHistory,
   PatientBiomarkers,
   SessionAnswer,
@@ -25,6 +26,7 @@ import { errorCodeOf } from './errorCode';
 import { httpClient } from './httpClient';
 import { rememberSession } from './session';
 import { uploadParserJob } from './upload';
+import { walkInCalls } from './walkInCalls';
 import type { AppointmentRecord, AvailabilityAnswer, CancellationReason } from '../appointments/types';
 import type { ParserJobRecord, ParserQueueStatus } from '../parser-jobs/types';
 import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
@@ -226,6 +228,15 @@ const resultCalls: Pick<
   },
 };
 
+/**
+ * The overview, polled every 30 s: sent as a session probe, so an open dashboard left alone still
+ * signs its member out after the idle timeout (its refreshes are not someone at work).
+ */
+async function getOverview(timeZone: string): Promise<Overview> {
+  const { json } = await httpClient(`${API_URL}/overview?time_zone=${enc(timeZone)}`, { headers: new Headers({ [SESSION_PROBE_HEADER]: '1' }) });
+  return json as Overview;
+}
+
 const simpleRest = simpleRestProvider(API_URL, httpClient);
 
 export const dataProvider: LabdeskDataProvider = {
@@ -238,4 +249,6 @@ export const dataProvider: LabdeskDataProvider = {
   ...parserAndWebhookCalls,
   ...accessCalls,
   ...resultCalls,
+  ...walkInCalls(API_URL),
+  getOverview,
 };

@@ -16,6 +16,7 @@ import type {
 import type { ParserJobRecord, ParserQueueStatus, ReviewBody } from '../parser-jobs/types';
 import type { WebhookDeliveryRecord } from '../webhook-endpoints/types';
 import type { OrderRecord } from '../orders/types';
+import type { WalkInCalls } from './walkInCalls';
 import type {
   AuditChainCheck,
   CriticalAcknowledgement,
@@ -24,6 +25,7 @@ import type {
   MfaEnrolment,
   MindfulnessMinutes,
   OrderResults,
+  Overview,
   PatientBiomarkerHistory,
   PatientBiomarkers,
   SessionAnswer,
@@ -61,7 +63,7 @@ export interface CreateMeta extends UploadProgress {
 }
 
 /** react-admin's DataProvider plus the calls that do not fit the CRUD mould. */
-export interface LabdeskDataProvider extends DataProvider {
+export interface LabdeskDataProvider extends DataProvider, WalkInCalls {
   /** Cancels an order (pessimistic: answers the cancelled order); 422 when it is already final. */
   cancelOrder(orderId: string): Promise<OrderRecord>;
   /** The service's verdict on ICD-10 codes (unknown or category codes, Excludes1 violations, Excludes2 warnings). */
@@ -102,4 +104,6 @@ export interface LabdeskDataProvider extends DataProvider {
   getPatientBiomarkerHistory(userId: string, loinc: string): Promise<PatientBiomarkerHistory>;
   getTeamSettings(): Promise<TeamSettingsRecord>;
   updateTeamSettings(patch: Partial<TeamSettingsRecord>): Promise<TeamSettingsRecord>;
+  /** What needs the signed-in member: counts per queue their role may see, "today" in `timeZone`. */
+  getOverview(timeZone: string): Promise<Overview>;
 }

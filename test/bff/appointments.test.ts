@@ -785,7 +785,7 @@ describe('appointments walk (fake upstream)', () => {
   const listed = (q: Parameters<typeof listQuery>[0]) => bff.get<AppointmentBody[]>(`/api/appointments${listQuery(q)}`, session);
   const calls = (path: string | RegExp) => seen.filter((x) => (typeof path === 'string' ? x.path === path : path.test(x.path)));
 
-  it('walks the at-home phlebotomy orders newest first in pages of 100, reads appointments 8 at a time, keeps the walk', async () => {
+  it('walks the at-home phlebotomy and walk-in orders newest first in pages of 100, reads appointments 8 at a time, keeps the walk', async () => {
     seen = [];
     const r = await listed({ range: [0, 9] });
     expect(r.status).toBe(200);
@@ -793,7 +793,8 @@ describe('appointments walk (fake upstream)', () => {
     const pages = calls('/v3/orders');
     expect(pages).toHaveLength(3);
     for (const [n, p] of pages.entries()) {
-      expect(Object.fromEntries(p.query)).toEqual({ page: String(n + 1), size: '100', order_type: 'at_home_phlebotomy', order_key: 'created_at', order_direction: 'desc' });
+      expect(Object.fromEntries(p.query)).toMatchObject({ page: String(n + 1), size: '100', order_key: 'created_at', order_direction: 'desc' });
+      expect(p.query.getAll('order_type')).toEqual(['at_home_phlebotomy', 'walk_in_test']);
     }
     expect(calls(/\/phlebotomy\/appointment$/)).toHaveLength(TOTAL);
     expect(maxInFlight).toBeLessThanOrEqual(8);

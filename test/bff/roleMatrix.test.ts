@@ -13,7 +13,11 @@ import type { RouteAccess } from '../../server/bff/app';
 import { STAFF_ROLES, startBff, startService, UNKNOWN_UUID, type BffFixture, type ServiceFixture, type Session, type StaffKey } from './harness';
 
 /** Routes any signed-in member may use (their own session) and the sign-in itself. */
-const OPEN_ROUTES = new Set(['POST /api/auth/login', 'GET /api/auth/me', 'POST /api/auth/logout', 'POST /api/auth/mfa', 'POST /api/auth/mfa/confirm']);
+const OPEN_ROUTES = new Set([
+  'POST /api/auth/login', 'GET /api/auth/me', 'POST /api/auth/logout', 'POST /api/auth/mfa', 'POST /api/auth/mfa/confirm',
+  // Counts only; each queue inside is checked against its own permission (test/bff/overview.test.ts).
+  'GET /api/overview',
+]);
 
 let service: ServiceFixture;
 let bff: BffFixture;

@@ -144,12 +144,12 @@ export function stopAfterFirstFailure(flow: string, page: () => Page | undefined
   });
 }
 
-/** Signs in through the dashboard's form, as a person does, and waits for the first page. */
+/** Signs in through the dashboard's form, as a person does, and waits for the first page (the overview). */
 export async function signIn(p: Page, origin: string, email: string, password: string) {
   await p.goto(`${origin}/`);
   await p.getByRole('heading', { name: 'Sign in to Labdesk' }).waitFor();
   await p.getByLabel('Email').fill(email);
   await p.getByLabel('Password').fill(password);
   await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.waitForURL(/#\/users/, { timeout: UI });
+  await p.getByRole('heading', { name: 'What needs you' }).waitFor({ timeout: UI });
 }

@@ -123,6 +123,9 @@ describe('the dashboard, end to end in Chromium', () => {
     const p = the(page, 'page');
     await p.getByLabel('Password').fill(credentials.adminPassword);
     await p.getByRole('button', { name: 'Sign in' }).click();
+    // Sign-in lands on the overview; the users list is one menu item away.
+    await p.getByRole('heading', { name: 'What needs you' }).waitFor({ timeout: UI });
+    await p.getByRole('menuitem', { name: 'Users' }).click();
     await p.waitForURL(/#\/users/, { timeout: UI });
 
     const first = the(allUsers[0], 'first user');

@@ -24,7 +24,7 @@ describe('what each role sees', () => {
 
   it('shows lab operations the patient page without wearable health data or the audit trail', async () => {
     await stack.signInAs('lab_ops');
-    const { user } = renderOnStack(stack);
+    const { user } = renderOnStack(stack, '/users');
     await user.click(await screen.findByText('pt-7f3a2c91'));
     expect(await screen.findByText('Profile')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Mindfulness minutes' })).not.toBeInTheDocument();

@@ -75,7 +75,7 @@ describe('signing in', () => {
     await user.clear(screen.getByLabelText(/authentication code/i));
     await user.type(screen.getByLabelText(/authentication code/i), currentCode(secret));
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByText('pt-7f3a2c91')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'What needs you' })).toBeInTheDocument();
     const logins = stack.requests.filter((r) => r.path === '/api/auth/login').map((r) => r.body as { code?: string });
     expect(logins.map((b) => b.code === undefined)).toEqual([true, false, false]);
   });
@@ -84,7 +84,7 @@ describe('signing in', () => {
     const { user } = renderOnStack(stack);
     await signIn(user, ADMIN_EMAIL, STAFF_PASSWORD);
 
-    expect(await screen.findByText('pt-7f3a2c91')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'What needs you' })).toBeInTheDocument();
     expect(await screen.findByText('Test admin')).toBeInTheDocument();
     const login = stack.requests.find((r) => r.path === '/api/auth/login');
     const cookieBeforeSignOut = stack.cookie();
@@ -107,7 +107,7 @@ describe('signing in', () => {
   it('after a reload, picks the session up from /api/auth/me without asking again', async () => {
     await stack.signInAs('admin');
     renderOnStack(stack);
-    expect(await screen.findByText('pt-7f3a2c91')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'What needs you' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Sign in to Labdesk' })).not.toBeInTheDocument();
     await waitFor(() => expect(screen.getByText('Test admin')).toBeInTheDocument());
   });
@@ -115,6 +115,6 @@ describe('signing in', () => {
   it('sends someone already signed in from the sign-in page straight to the dashboard', async () => {
     await stack.signInAs('admin');
     renderOnStack(stack, '/login');
-    expect(await screen.findByText('pt-7f3a2c91')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'What needs you' })).toBeInTheDocument();
   });
 });

@@ -180,12 +180,13 @@ describe('two-factor on the account page', () => {
 });
 
 describe('a reviewer’s console', () => {
-  it('lands on the review queue and is offered nothing else', async () => {
+  it('opens lab reports on the review queue and is offered nothing else', async () => {
     await stack.signInAs('reviewer');
-    renderOnStack(stack);
+    renderOnStack(stack, '/parser-jobs');
     expect(await screen.findByRole('tab', { name: /review queue/i, selected: true })).toBeInTheDocument();
-    const menu = screen.getAllByRole('menuitem').map((m) => m.textContent);
-    expect(menu).toEqual(['Lab reports']);
+    // Less a badge's count, should reports wait.
+    const menu = screen.getAllByRole('menuitem').map((m) => m.textContent?.replace(/\d+\+?$/, ''));
+    expect(menu).toEqual(['Overview', 'Lab reports']);
   });
 });
 

@@ -19,10 +19,10 @@ afterAll(async () => {
 });
 beforeEach(() => stack.reset());
 
-/** The dashboard as a signed-in admin opens it. */
+/** The users list as a signed-in admin opens it. */
 async function openSignedIn() {
   await stack.signInAs('admin');
-  return renderOnStack(stack);
+  return renderOnStack(stack, '/users');
 }
 
 const rows = () => screen.getAllByRole('row').slice(1); // minus the header row
@@ -31,6 +31,9 @@ describe('users list', () => {
   it('after sign-in, lists users with their connected sources', async () => {
     const { user } = renderOnStack(stack);
     await signIn(user, staffEmail('admin'), STAFF_PASSWORD);
+    // Sign-in lands on the overview; the users list is one menu item away.
+    await screen.findByRole('heading', { name: 'What needs you' });
+    await user.click(screen.getByRole('menuitem', { name: /users/i }));
 
     expect(await screen.findByText('pt-7f3a2c91')).toBeInTheDocument();
     expect(rows()).toHaveLength(3);
@@ -88,7 +91,7 @@ describe('users list', () => {
     // Another team's console: a BFF holding the key of a team with no users yet.
     stack.useBffApp(await stack.bff.buildApp({ serviceApiKey: stack.service.otherTeam.apiKey }));
     await stack.signInAs('admin');
-    renderOnStack(stack);
+    renderOnStack(stack, '/users');
     expect(await screen.findByText('No users yet')).toBeInTheDocument();
     expect(screen.getByText('POST /v2/user')).toBeInTheDocument();
     stack.useBffApp(null);

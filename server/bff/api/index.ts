@@ -18,3 +18,5 @@ export * from './staff';
 export * from './users';
 export * from './webhooks';
 export * from './results';
+export * from './walkIn';
+export * from './overview';

@@ -26,6 +26,7 @@ export const PERMISSIONS = {
     purpose: 'Lab orders: patient details, address, clinical notes, requisitions (reading and listing)',
   },
   'orders:write': { roles: ['admin', 'coordinator'], purpose: 'Placing and cancelling lab orders' },
+  'orders:collect': { roles: ['admin', 'lab_ops'], purpose: 'Marking an on-site collection order’s draw completed (the sample is on its way to the lab)' },
   'results:read': {
     roles: ['admin', 'coordinator', 'lab_ops'],
     purpose: 'Lab results of orders, result reports (PDF) and each patient’s biomarker history',
@@ -34,7 +35,7 @@ export const PERMISSIONS = {
   'catalogue:read': { roles: ['admin', 'coordinator', 'lab_ops'], purpose: 'The lab catalogue: lab accounts, labs, lab tests and markers' },
   'appointments:read': {
     roles: ['admin', 'coordinator', 'lab_ops'],
-    purpose: 'At-home phlebotomy appointments and the slots on offer (patient address, access notes)',
+    purpose: 'At-home phlebotomy appointments and walk-in visits at patient service centers, and the slots on offer (patient address, access notes)',
   },
   'appointments:write': {
     roles: ['admin', 'coordinator'],

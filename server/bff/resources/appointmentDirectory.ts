@@ -48,6 +48,8 @@ export interface DirectoryOptions {
 }
 
 export const AT_HOME_PHLEBOTOMY = 'at_home_phlebotomy';
+/** Walk-in orders hold visits at patient service centers; the service reads them by order like at-home ones. */
+export const WALK_IN_TEST = 'walk_in_test';
 /** Active appointments: an order holding one cannot take another. */
 export { ACTIVE_APPOINTMENT_STATUSES };
 
@@ -134,7 +136,7 @@ export class AppointmentDirectory {
     this.walks.clear();
   }
 
-  /** The appointments of the team's at-home phlebotomy orders in scope (kept for `ttlMs`). */
+  /** The appointments of the team's at-home phlebotomy and walk-in orders in scope (kept for `ttlMs`). */
   walk(scope: WalkScope): Promise<Walk> {
     const key = JSON.stringify([scope.user_id ?? null, scope.end_date ?? null]);
     const cached = this.walks.get(key);
@@ -188,7 +190,7 @@ export class AppointmentDirectory {
     let complete = false;
     let dropped = false;
     const query: Omit<OrdersListQuery, 'page' | 'size'> = {
-      order_type: [AT_HOME_PHLEBOTOMY],
+      order_type: [AT_HOME_PHLEBOTOMY, WALK_IN_TEST],
       user_id: scope.user_id,
       end_date: scope.end_date,
       order_key: 'created_at',

@@ -44,6 +44,8 @@ import {
   ParsingJob,
   ParsingJobsResponse,
   PostOrderResponse,
+  PscAvailability,
+  PscInfo,
   User,
   ValidateIcdCodesResponse,
   WebhookDelivery,
@@ -374,6 +376,55 @@ export class ServiceClient {
 
   async appointmentCancellationReasons() {
     return this.call({ operation: 'appointment cancellation reasons', path: '/v3/order/phlebotomy/appointment/cancellation-reasons', response: CancellationReasons });
+  }
+
+  // --- Walk-in visits at patient service centers, on-site draws --------------------------------
+
+  /** The order's lab's centers near its patient, nearest first (radius in miles: 10, 20, 25, 50, 100). */
+  async orderPscInfo(orderId: string, radius?: string) {
+    return this.call({ operation: 'order psc info', path: path`/v3/order/${orderId}/psc/info`, query: { radius }, response: PscInfo });
+  }
+
+  /** Walk-in slots (7 days) at the given centers of a lab. */
+  async pscAvailability(lab: string, siteCodes: string[], startDate?: string) {
+    return this.call({
+      operation: 'psc availability',
+      method: 'POST',
+      path: '/v3/order/psc/appointment/availability',
+      query: { lab, site_codes: siteCodes, start_date: startDate },
+      response: PscAvailability,
+    });
+  }
+
+  async getPscAppointment(orderId: string) {
+    return this.call({ operation: 'get psc appointment', path: path`/v3/order/${orderId}/psc/appointment`, response: Appointment });
+  }
+
+  async bookPscAppointment(orderId: string, bookingKey: string) {
+    return this.call({ operation: 'book psc appointment', method: 'POST', path: path`/v3/order/${orderId}/psc/appointment/book`, json: { booking_key: bookingKey }, response: Appointment });
+  }
+
+  async reschedulePscAppointment(orderId: string, bookingKey: string) {
+    return this.call({ operation: 'reschedule psc appointment', method: 'PATCH', path: path`/v3/order/${orderId}/psc/appointment/reschedule`, json: { booking_key: bookingKey }, response: Appointment });
+  }
+
+  /** Sent in the SDK's spelling (camelCase); the service takes both. */
+  async cancelPscAppointment(orderId: string, reasonId: string, note?: string | null) {
+    return this.call({
+      operation: 'cancel psc appointment',
+      method: 'PATCH',
+      path: path`/v3/order/${orderId}/psc/appointment/cancel`,
+      json: { cancellationReasonId: reasonId, ...(note ? { note } : {}) },
+      response: Appointment,
+    });
+  }
+
+  async pscCancellationReasons() {
+    return this.call({ operation: 'psc cancellation reasons', path: '/v3/order/psc/appointment/cancellation-reasons', response: CancellationReasons });
+  }
+
+  async markDrawCompleted(orderId: string) {
+    return this.call({ operation: 'draw completed', method: 'PATCH', path: path`/v3/order/${orderId}/draw_completed`, response: PostOrderResponse });
   }
 
   // --- Lab-report parsing jobs ----------------------------------------------------------------

@@ -94,7 +94,7 @@ function assertUnexpired(key: BookingKeyPayload, now: Date) {
  * so concurrent bookings never oversell; cancellation, a rolled-back booking, a timed-out async
  * attempt and a reschedule's old slot give the place back (`releasePlace`).
  */
-export async function takePlaceOfKey(tx: Db, slot: KeyedSlot, now: Date) {
+export async function takePlaceOfKey(tx: Db, slot: Pick<KeyedSlot, 'key' | 'template'>, now: Date) {
   assertUnexpired(slot.key, now);
   const t = slot.template;
   await tx.insert(appointmentSlots).values({ provider: t.provider, startAt: t.start, endAt: t.end, capacity: t.capacity }).onConflictDoNothing();

@@ -11,7 +11,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../../store/db';
 import { appointmentEvents, appointments, appointmentSlots, type ServiceSchema } from '../../db/schema';
 import { emitEvent } from '../../webhooks/outbox';
-import { ACTIVE_STATUSES, presentAppointment } from './present';
+import { ACTIVE_STATUSES, presentAppointment, slotOwnerOf } from './present';
 
 type Db = Database<ServiceSchema>;
 
@@ -52,7 +52,7 @@ export async function appointmentFollowsOrder(tx: Db, order: { id: string; teamI
     await tx
       .update(appointmentSlots)
       .set({ booked: sql`${appointmentSlots.booked} - 1` })
-      .where(and(eq(appointmentSlots.provider, row.provider), eq(appointmentSlots.startAt, row.startAt), sql`${appointmentSlots.booked} > 0`));
+      .where(and(eq(appointmentSlots.provider, slotOwnerOf(row)), eq(appointmentSlots.startAt, row.startAt), sql`${appointmentSlots.booked} > 0`));
   }
   await emitEvent(tx, order.teamId, 'labtest.appointment.updated', order.userId, (await presentAppointment(tx, updated!)) as unknown as Record<string, unknown>);
 }

@@ -3,9 +3,19 @@ import type { Appointment } from '../../../contract';
 import type { Database } from '../../../store/db';
 import { appointmentEvents, appointments, orders, type ServiceSchema } from '../../db/schema';
 import { NotFound } from '../errors';
+import { pscSlotOwner } from '../psc/slots';
 
 type Db = Database<ServiceSchema>;
 export type AppointmentRow = typeof appointments.$inferSelect;
+
+/**
+ * Where the appointment's slot place is counted (appointment_slots.provider): the phlebotomy
+ * provider for at-home draws, the center (its site code in the provider record) for walk-in visits.
+ */
+export function slotOwnerOf(row: Pick<AppointmentRow, 'type' | 'provider' | 'providerRecord'>): string {
+  const site = (row.providerRecord as { site_code?: unknown }).site_code;
+  return row.type === 'patient_service_center' && typeof site === 'string' ? pscSlotOwner(site) : row.provider;
+}
 
 /** Statuses of an appointment that still holds (or waits for) a slot. */
 export const ACTIVE_STATUSES = ['reserved', 'pending', 'confirmed'];

@@ -5,7 +5,7 @@ import { emitEvent } from '../../webhooks/outbox';
 import { lockOrder, scheduleAdvance } from '../orders/lifecycle';
 import { FINAL_TOPS } from '../orders/statuses';
 import { moveOrder } from '../orders/transitions';
-import { ACTIVE_STATUSES, presentAppointment, type AppointmentRow } from './present';
+import { ACTIVE_STATUSES, presentAppointment, slotOwnerOf, type AppointmentRow } from './present';
 
 type Db = Database<ServiceSchema>;
 
@@ -61,7 +61,7 @@ export async function cancelAppointmentRow(tx: Db, row: AppointmentRow, data: Re
     { status: 'cancelled', eventStatus: 'cancelled', confirmDeadline: null, cancellationReasonId: reasonId },
     { status: 'cancelled', data },
   );
-  await releasePlace(tx, row.provider, row.startAt);
+  await releasePlace(tx, slotOwnerOf(row), row.startAt);
   await moveOrderTo(tx, row.orderId, 'appointment_cancelled', row.id, false);
   await emitEvent(tx, row.teamId, APPOINTMENT_UPDATED, row.userId, (await presentAppointment(tx, updated)) as unknown as Record<string, unknown>);
   return updated;
@@ -69,7 +69,7 @@ export async function cancelAppointmentRow(tx: Db, row: AppointmentRow, data: Re
 
 /** Rolls back a synchronous booking that was not confirmed: nothing stays reserved, nothing was announced. */
 export async function rollBackReservation(tx: Db, row: AppointmentRow) {
-  await releasePlace(tx, row.provider, row.startAt);
+  await releasePlace(tx, slotOwnerOf(row), row.startAt);
   await tx.delete(appointments).where(eq(appointments.id, row.id));
 }
 

@@ -1,0 +1,60 @@
+/**
+ * `GET /api/overview`: what needs whom today, as counts only (no patient data leaves). Each queue's
+ * key is present only when the signed-in role may see that queue; a role that may see nothing of a
+ * queue does not get the key (the dashboard shows no card for it).
+ */
+import { z } from 'zod';
+import { IanaTimeZone } from '../../contract';
+
+/** Queues that are walked page by page stop here: the count then reads "500+". */
+export const OVERVIEW_WALK_CAP = 500;
+/** How often the dashboard asks again (and the menu badges with it: one query serves both). */
+export const OVERVIEW_POLL_MS = 30_000;
+
+export const OverviewQuery = z.object({
+  time_zone: IanaTimeZone.describe('The viewer’s zone: "today" and "tomorrow" are its calendar days'),
+});
+
+/** A count; `capped` when the walk stopped at OVERVIEW_WALK_CAP and there are more. */
+export const OverviewCount = z.object({
+  count: z.number().int(),
+  capped: z.boolean(),
+});
+export type OverviewCount = z.infer<typeof OverviewCount>;
+
+/** One calendar day in the viewer's zone: its date and its bounds (inclusive), for the list's filter. */
+const OverviewDay = OverviewCount.extend({
+  date: z.string().describe('YYYY-MM-DD in `time_zone`'),
+  from: z.string().describe("The day's first instant (ISO-8601, Z)"),
+  to: z.string().describe("The day's last millisecond (ISO-8601, Z)"),
+});
+
+export const Overview = z
+  .object({
+    generated_at: z.string().describe('When the counts were read (ISO-8601, Z)'),
+    time_zone: z.string(),
+    /** `orders:read`: orders in a low-level status that needs lab operations, by that status. */
+    orders_needing_attention: z
+      .object({
+        count: z.number().int(),
+        by_reason: z.array(z.object({ reason: z.string().describe('The low-level status'), count: z.number().int() })),
+      })
+      .optional(),
+    /** `results:acknowledge`: orders with a critical result nobody has acknowledged yet. */
+    critical_results_unacknowledged: OverviewCount.optional(),
+    /** `parser:review`: lab reports in the review queue, and when the longest-waiting one arrived. */
+    reports_awaiting_review: OverviewCount.extend({ oldest_created_at: z.string().nullable() }).optional(),
+    /** `appointments:write`: appointment requests the provider has not given a time yet. */
+    appointment_requests_waiting: OverviewCount.optional(),
+    /** `appointments:read`: active appointments starting today and tomorrow in `time_zone`. */
+    appointments_upcoming: z
+      .object({
+        today: OverviewDay,
+        tomorrow: OverviewDay,
+      })
+      .optional(),
+    /** `webhooks:manage`: webhook deliveries that failed, over all of the team's endpoints. */
+    failed_webhook_deliveries: OverviewCount.optional(),
+  })
+  .meta({ id: 'Overview' });
+export type Overview = z.infer<typeof Overview>;

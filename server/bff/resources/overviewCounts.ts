@@ -1,0 +1,112 @@
+/**
+ * The overview's queues, each counted over the service's HTTP API with bounded work: order counts
+ * come from the orders list's `total` (one small page per status); the queues without a total
+ * (parser jobs, webhook deliveries: cursors; appointments: one read per order) are walked up to
+ * OVERVIEW_WALK_CAP and then reported as capped ("500+") rather than walked to the end.
+ */
+import { DELIVERIES_MAX_LIMIT, PARSER_LIST_MAX_LIMIT } from '../../contract';
+import { localDate, wallTimeToInstant } from '../../lib/timezones';
+import { NEEDS_ATTENTION_STATUSES, OVERVIEW_WALK_CAP, type Overview, type OverviewCount } from '../api';
+import type { ServiceClient } from '../upstream/client';
+import type { AppointmentDirectory } from './appointmentDirectory';
+
+const DAY_MS = 86_400_000;
+
+/** Orders needing attention, by low-level status: one page of one order per status, for its total. */
+export async function ordersNeedingAttention(client: ServiceClient): Promise<NonNullable<Overview['orders_needing_attention']>> {
+  const byReason = await Promise.all(
+    NEEDS_ATTENTION_STATUSES.map(async (reason) => ({ reason, count: (await client.listOrders({ status: [reason], page: 1, size: 1 })).total })),
+  );
+  return { count: byReason.reduce((sum, r) => sum + r.count, 0), by_reason: byReason.filter((r) => r.count > 0) };
+}
+
+/** null when the service cannot filter by unacknowledged critical results (it would count every order). */
+export async function criticalUnacknowledged(client: ServiceClient): Promise<OverviewCount | null> {
+  if (!(await client.knowsCriticalFilter())) return null;
+  const answer = await client.listOrders({ critical_acknowledged: false, page: 1, size: 1 });
+  return { count: answer.total, capped: false };
+}
+
+/** The review queue (the parser-jobs list's `queue` filter) and the upload time of its longest-waiting report. */
+export async function reportsAwaitingReview(client: ServiceClient): Promise<NonNullable<Overview['reports_awaiting_review']>> {
+  let count = 0;
+  let oldest: string | null = null;
+  let cursor: string | undefined;
+  do {
+    const limit = Math.min(PARSER_LIST_MAX_LIMIT, OVERVIEW_WALK_CAP - count);
+    const page = await client.listParsingJobs({ stage: 'awaiting_review', is_reviewed: false, order: 'asc', limit, next_cursor: cursor });
+    // Read oldest first, so the first page holds the longest wait; the minimum still holds should arrival and upload time disagree.
+    for (const { created_at: at } of page.data) if (at && (oldest === null || at < oldest)) oldest = at;
+    count += page.data.length;
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor && count < OVERVIEW_WALK_CAP);
+  return { count, capped: cursor !== undefined, oldest_created_at: oldest };
+}
+
+/** Failed deliveries over every endpoint of the team, walked until the cap. */
+export async function failedWebhookDeliveries(client: ServiceClient): Promise<OverviewCount> {
+  const endpoints = await client.listWebhookEndpoints();
+  let count = 0;
+  for (const endpoint of endpoints.data) {
+    let cursor: string | undefined;
+    do {
+      const limit = Math.min(DELIVERIES_MAX_LIMIT, OVERVIEW_WALK_CAP - count);
+      const page = await client.listWebhookDeliveries(endpoint.id, { status: 'failed', limit, cursor });
+      count += page.data.length;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor && count < OVERVIEW_WALK_CAP);
+    if (count >= OVERVIEW_WALK_CAP) return { count, capped: cursor !== undefined || endpoint !== endpoints.data.at(-1) };
+  }
+  return { count, capped: false };
+}
+
+/** A calendar day of a zone: its date and its first and last millisecond. */
+export interface ZoneDay {
+  date: string;
+  from: Date;
+  to: Date;
+}
+
+const nextDate = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+/** Midnight of a date in a zone (a zone that skips midnight for summer time starts the day at the first minute it has). */
+const midnight = (zone: string, date: string) => wallTimeToInstant(zone, Date.parse(`${date}T00:00:00Z`));
+
+/** Today and tomorrow in `zone` at `now`. */
+export function todayAndTomorrow(zone: string, now: Date): [ZoneDay, ZoneDay] {
+  const today = localDate(zone, now);
+  const tomorrow = nextDate(today);
+  const after = nextDate(tomorrow);
+  const starts = [midnight(zone, today), midnight(zone, tomorrow), midnight(zone, after)] as const;
+  return [
+    { date: today, from: starts[0], to: new Date(starts[1].getTime() - 1) },
+    { date: tomorrow, from: starts[1], to: new Date(starts[2].getTime() - 1) },
+  ];
+}
+
+/** Appointment statuses that no longer hold a visit: not counted among the day's appointments. */
+const GONE = new Set(['cancelled']);
+/** A request (or an asynchronous booking) the provider has not answered: it waits for a time. */
+const WAITING = 'pending';
+
+export interface AppointmentCounts {
+  waiting: OverviewCount;
+  upcoming: NonNullable<Overview['appointments_upcoming']>;
+}
+
+/** Appointment requests waiting and the day's appointments, from one bounded walk of the at-home orders. */
+export async function appointmentCounts(directory: AppointmentDirectory, zone: string, now: Date): Promise<AppointmentCounts> {
+  const walk = await directory.walk({});
+  const capped = !walk.complete;
+  const days = todayAndTomorrow(zone, now);
+  const on = (day: ZoneDay) =>
+    walk.entries.filter(({ record }) => {
+      if (GONE.has(record.status) || !record.start_at) return false;
+      const start = Date.parse(record.start_at);
+      return start >= day.from.getTime() && start <= day.to.getTime();
+    }).length;
+  const dayCount = (day: ZoneDay) => ({ count: on(day), capped, date: day.date, from: day.from.toISOString(), to: day.to.toISOString() });
+  return {
+    waiting: { count: walk.entries.filter((e) => e.record.status === WAITING).length, capped },
+    upcoming: { today: dayCount(days[0]), tomorrow: dayCount(days[1]) },
+  };
+}

@@ -1,0 +1,15 @@
+/** Critical results nobody has acknowledged yet: the coordinators' most urgent queue. */
+import type { OverviewCount } from '../../server/bff/api/overview';
+import { listLink } from './listLink';
+import { QueueCard } from './QueueCard';
+import { countText } from './useOverview';
+
+export const CriticalResultsCard = ({ queue }: { queue: OverviewCount }) => (
+  <QueueCard
+    title="Critical results to acknowledge"
+    count={queue.count}
+    countText={countText(queue)}
+    to={listLink('orders', { critical_unacknowledged: true })}
+    action="Open the critical results"
+  />
+);
