@@ -23,6 +23,7 @@ import { labAccountsResource } from './resources/labAccounts';
 import { labsResource, labTestsResource } from './resources/labTests';
 import { markersResource } from './resources/markers';
 import { resultsResource } from './resources/results';
+import { icdCodesResource } from './resources/icdCodes';
 import { walkInResource } from './resources/walkIn';
 import { ordersResource } from './resources/orders';
 import { overviewResource } from './resources/overview';
@@ -168,6 +169,7 @@ export async function buildBffApp(opts: BffAppOptions) {
       await api.register(staffResource, { prefix: '/staff' });
       await api.register(rolePoliciesResource, { prefix: '/role-policies' });
       await api.register(ordersResource(client), { prefix: '/orders' });
+      await api.register(icdCodesResource(client), { prefix: '/icd-codes' });
       await api.register(labAccountsResource(client), { prefix: '/lab-accounts' });
       await api.register(markersResource(client), { prefix: '/markers' });
       await api.register(labTestsResource(client), { prefix: '/lab-tests' });

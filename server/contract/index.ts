@@ -3,6 +3,7 @@ export * from './users';
 export * from './timeseries';
 export * from './admin';
 export * from './labs';
+export * from './clinical';
 export * from './orders';
 export * from './appointments';
 export * from './webhooks';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime, hasNoNul, NO_NUL_MESSAGE, Uuid } from './common';
 import { BillingType, COLLECTION_METHODS, CollectionMethod, LabTest, UsState } from './labs';
+import { Consent, HealthInsurance, IcdCode, OrderHealthInsurance, Physician, RecordedConsent } from './clinical';
 import { INTERPRETATIONS } from './parser';
 
 /** Free text: at most 1000 characters (clinical notes, access notes). */
@@ -73,21 +74,6 @@ export const OrderSet = z.object({
   lab_account_id: Uuid.nullable().optional(),
 });
 
-export const Physician = z.object({
-  first_name: text(100),
-  last_name: text(100),
-  email: z.email().nullable().optional(),
-  npi: z.string().regex(/^\d{10}$/, 'must be a 10-digit NPI'),
-  licensed_states: z.array(UsState).nullable().optional(),
-  signature_image: z.string().nullable().optional(),
-});
-
-export const Consent = z.object({
-  consentType: z.string().max(80),
-  version: z.string().max(40).nullable().optional(),
-  timeOfConsent: z.string().nullable().optional(),
-});
-
 export const UPDATE_REASONS = ['INCORRECT_LAB'] as const;
 
 export const CreateOrderBody = z
@@ -99,10 +85,10 @@ export const CreateOrderBody = z
     order_set: OrderSet.nullable().optional(),
     collection_method: CollectionMethod.nullable().optional(),
     physician: Physician.nullable().optional(),
-    health_insurance: z.record(z.string(), z.unknown()).nullable().optional(),
+    health_insurance: HealthInsurance.nullable().optional().describe('Required when billing_type is commercial_insurance'),
     priority: z.boolean().nullable().optional(),
     billing_type: BillingType.nullable().optional(),
-    icd_codes: z.array(z.string().max(10)).max(12).nullable().optional(),
+    icd_codes: z.array(IcdCode).max(12).nullable().optional().describe('ICD-10-CM diagnosis codes (format-checked; POST /v3/insurance/validate_icd_codes checks them against the code set)'),
     consents: z.array(Consent).max(10).nullable().optional(),
     activate_by: z.string().max(40).nullable().optional(),
     aoe_answers: z
@@ -120,6 +106,9 @@ export const CreateOrderBody = z
   .superRefine((b, ctx) => {
     if (!b.lab_test_id && !b.order_set?.lab_test_ids?.length && !b.order_set?.add_on?.marker_ids?.length) {
       ctx.addIssue({ code: 'custom', path: ['lab_test_id'], message: 'give lab_test_id or an order_set with lab tests or markers' });
+    }
+    if (b.billing_type === 'commercial_insurance' && !b.health_insurance) {
+      ctx.addIssue({ code: 'custom', path: ['health_insurance'], message: 'required when billing_type is commercial_insurance: payor_code, insurance_id and the relationship to the subscriber' });
     }
     if (b.update_reason && !b.original_order_id) {
       ctx.addIssue({ code: 'custom', path: ['original_order_id'], message: 'required with update_reason' });
@@ -189,6 +178,8 @@ export const Order = z.object({
   last_event: OrderEvent.nullable().optional(),
   physician: z.object({ first_name: z.string(), last_name: z.string(), npi: z.string() }).nullable().optional(),
   health_insurance_id: z.string().nullable().optional(),
+  health_insurance: OrderHealthInsurance.nullable().optional().describe('Extension: the insurance the order bills (without card images)'),
+  consents: z.array(RecordedConsent).nullable().optional().describe('Extension: the consents given, each with its time and version'),
   requisition_form_url: z.string().nullable().optional(),
   priority: z.boolean().nullable().optional(),
   shipping_details: z.record(z.string(), z.unknown()).nullable().optional(),

@@ -23,6 +23,7 @@ import usersRoutes from './v2/users';
 import { webhooksRoutes } from './v2/webhooks';
 import parserJobsRoutes from './lab-report/v1/parserJobs';
 import appointmentsRoutes from './v3/appointments';
+import insuranceRoutes from './v3/insurance';
 import pscRoutes from './v3/psc';
 import labAccountsRoutes from './v3/labAccounts';
 import labTestsRoutes from './v3/labTests';
@@ -125,6 +126,7 @@ export async function buildServiceApp(opts: ServiceAppOptions) {
     await teamScope.register(markersRoutes);
     await teamScope.register(labTestsRoutes);
     await teamScope.register(ordersRoutes);
+    await teamScope.register(insuranceRoutes);
     await teamScope.register(orderSandboxRoutes);
     await teamScope.register(resultsRoutes);
     await teamScope.register(teamSettingsRoutes);

@@ -7,6 +7,7 @@ import { BILLING_TYPES, COLLECTION_METHODS, LAB_NAMES, labelOf } from '../compon
 import { viewerTimeZone } from '../components/LocalTimeLabel';
 import { OrderStatusChip } from '../components/OrderStatusChip';
 import { CancelOrderButton } from './CancelOrderButton';
+import { ClinicalDetails } from './ClinicalDetails';
 import { patientName } from './OrderList';
 import { formatInstant, OrderTimeline } from './OrderTimeline';
 import { GENDERS } from './choices';
@@ -210,6 +211,7 @@ export const OrderShow = () => (
               <Summary record={record} />
               <Patient record={record} />
               <Address record={record} />
+              <ClinicalDetails record={record} />
               <ClinicalNotes record={record} />
             </Stack>
           </Grid>

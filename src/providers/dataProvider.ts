@@ -12,6 +12,7 @@ import type { OrderRecord } from '../orders/types';
 import type {
   AuditChainCheck,
   CriticalAcknowledgement,
+  IcdCodesVerdict,
   MfaEnrolment,
   OrderResults,
   Overview,
@@ -165,8 +166,9 @@ async function create(resource: string, params: CreateParams): Promise<CreateRes
   return { data: json as CreateResult['data'] };
 }
 
-const orderCalls: Pick<LabdeskDataProvider, 'cancelOrder'> = {
+const orderCalls: Pick<LabdeskDataProvider, 'cancelOrder' | 'validateIcdCodes'> = {
   cancelOrder: (orderId) => postJson<OrderRecord>(`${API_URL}/orders/${enc(orderId)}/cancel`, {}),
+  validateIcdCodes: (codes) => postJson<IcdCodesVerdict>(`${API_URL}/icd-codes/validate`, { codes }),
 };
 
 /** Staff, two-factor and the audit trail's chain: calls of the access pages. */

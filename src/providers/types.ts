@@ -21,6 +21,7 @@ import type {
   AuditChainCheck,
   CriticalAcknowledgement,
   DateRange,
+  IcdCodesVerdict,
   MfaEnrolment,
   MindfulnessMinutes,
   OrderResults,
@@ -65,6 +66,8 @@ export interface CreateMeta extends UploadProgress {
 export interface LabdeskDataProvider extends DataProvider, WalkInCalls {
   /** Cancels an order (pessimistic: answers the cancelled order); 422 when it is already final. */
   cancelOrder(orderId: string): Promise<OrderRecord>;
+  /** The service's verdict on ICD-10 codes (unknown or category codes, Excludes1 violations, Excludes2 warnings). */
+  validateIcdCodes(codes: string[]): Promise<IcdCodesVerdict>;
   getMindfulnessMinutes(userId: string, range: DateRange): Promise<MindfulnessMinutes>;
   /** The order's current appointment; null when it has none (the BFF's 404 "No appointment for this order"). */
   getOrderAppointment(orderId: string): Promise<AppointmentRecord | null>;

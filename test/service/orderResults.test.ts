@@ -3,7 +3,7 @@ import { VitalError } from '@tryvital/vital-node';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { biomarkerResults, webhookOutbox } from '../../server/service/db/schema';
-import { sharedLabTestId, syncLabCatalogue } from '../../server/service/seed/labCatalogue';
+import { markerId, sharedLabTestId, syncLabCatalogue } from '../../server/service/seed/labCatalogue';
 import { ADMIN_TOKEN, expect422, storeKinds, UNKNOWN_UUID, useService, type Team } from './harness';
 import { createBody, insertLabAccount, patientDetails, pdfText } from './orderFixtures';
 import { sdkClient } from './sdkClient';
@@ -183,7 +183,8 @@ describe.each(storeKinds)('lab results (%s)', (kind) => {
 
   it('works through the production SDK: getResultRaw, getResultMetadata and getResultPdf parse strictly', async () => {
     const client = sdkClient(svc().app, team.apiKey);
-    const orderId = await newOrder(MENS_HEALTH_AT_HOME);
+    // The lab asks whether a PSA is a screening one (quest PSA: marker 1032, question 10321).
+    const orderId = await newOrder(MENS_HEALTH_AT_HOME, { aoe_answers: [{ marker_id: markerId(1, 32), question_id: markerId(1, 32) * 10 + 1, answer: 'Y' }] });
     await client.labTests.simulateOrderProcess(orderId, {
       finalStatus: 'completed.at_home_phlebotomy.completed',
       body: { interpretation: 'critical', resultTypes: ['numeric'], hasMissingResults: true },

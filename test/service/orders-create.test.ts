@@ -290,7 +290,7 @@ describe.each(storeKinds)('order creation and import (%s)', (kind) => {
       expect(inCa.body.order.lab_account_id).toBe(caOnly);
       const inNy = await create(createBody(t.userId, cat.questPanel), t);
       expect(inNy.body.order.lab_account_id).toBe(ny);
-      const insured = await create(createBody(t.userId, cat.questPanel, { billing_type: 'commercial_insurance' }), t);
+      const insured = await create(createBody(t.userId, cat.questPanel, { billing_type: 'commercial_insurance', health_insurance: { payor_code: 'AETNA', insurance_id: 'W123456789' } }), t);
       expect(insured.body.order.lab_account_id).toBe(ny);
 
       const none = await create(createBody(t.userId, cat.questPanel, { billing_type: 'patient_bill' }), t);

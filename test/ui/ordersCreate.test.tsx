@@ -127,28 +127,28 @@ describe('the order form', { timeout: 60_000 }, () => {
     await user.keyboard('{Escape}');
     expect(JSON.parse(stack.requests.find((r) => r.path === '/api/lab-accounts')!.query.get('filter')!)).toEqual({ status: 'active' });
 
-    // Without an account: the active tests of every lab, by name.
+    // Without an account: the active tests of every lab, by name (Sonora Quest's only account is pending).
     await user.click(screen.getByRole('combobox', { name: /Lab test/ }));
     expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
       'None (add-on markers only)',
       'Annual Wellness (Quest Diagnostics)',
       'Annual Wellness (Labcorp)',
       'Annual Wellness (BioReference)',
-      'Annual Wellness (Sonora Quest)',
+      'Annual Wellness (Sonora Quest) — lab account pending approval',
       'Essential Metabolic Health (Quest Diagnostics)',
       'Essential Metabolic Health (Labcorp)',
       'Essential Metabolic Health (BioReference)',
-      'Essential Metabolic Health (Sonora Quest)',
+      'Essential Metabolic Health (Sonora Quest) — lab account pending approval',
       'Heart Health (Labcorp)',
       'Iron Status (Quest Diagnostics)',
       'Lipid Panel (Quest Diagnostics)',
-      'Lipid Panel (Sonora Quest)',
+      'Lipid Panel (Sonora Quest) — lab account pending approval',
       "Men's Health (Quest Diagnostics)",
       'Sexual Health Screen (Labcorp)',
       'Thyroid Check (Quest Diagnostics)',
       'Thyroid Check (Labcorp)',
       'Thyroid Check (BioReference)',
-      'Thyroid Check (Sonora Quest)',
+      'Thyroid Check (Sonora Quest) — lab account pending approval',
       "Women's Health (Labcorp)",
       'Workplace Wellness Screen (BioReference)',
     ]);
@@ -206,6 +206,8 @@ describe('the order form', { timeout: 60_000 }, () => {
       patient_details: { first_name: 'Ada', last_name: 'Lovelace', dob: '1980-04-02', gender: 'female', phone_number: '+15555550100', email: 'ada@example.com' },
       patient_address: { country: 'US', first_line: '1 Main Street', city: 'Austin', state: 'TX', zip: '73301', access_notes: 'Gate code 4711' },
       clinical_notes: 'Morning draw please.',
+      // Glucose asks whether the patient is fasting; the lab's default answer (No) is filled in.
+      aoe_answers: [{ marker_id: 2001, question_id: 20011, answer: 'N' }],
     });
     // On to the new order's page: the order the service made.
     expect(await screen.findByRole('region', { name: 'Order timeline' })).toBeInTheDocument();

@@ -9,6 +9,7 @@ export * from './audit';
 export * from './auth';
 export * from './catalogue';
 export * from './errors';
+export * from './icdCodes';
 export * from './list';
 export * from './orders';
 export * from './parserJobs';

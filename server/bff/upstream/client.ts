@@ -22,7 +22,8 @@ import type {
   RequestBody,
   RescheduleBody,
   TeamSettingsPatch,
-  USAddress} from '../../contract';
+  USAddress,
+  ValidateIcdCodesBody} from '../../contract';
 import {
   Appointment,
   AvailabilityResponse,
@@ -49,6 +50,7 @@ import {
   PscAvailability,
   PscInfo,
   User,
+  ValidateIcdCodesResponse,
   WebhookDelivery,
   WebhookDeliveryList,
   WebhookEndpoint,
@@ -258,6 +260,11 @@ export class ServiceClient {
       headers: idempotencyKey ? { 'x-idempotency-key': idempotencyKey } : undefined,
       response: PostOrderResponse,
     });
+  }
+
+  /** The service's verdict on ICD-10 codes: unknown or category codes, Excludes1 violations, Excludes2 warnings. */
+  async validateIcdCodes(body: WireBody<typeof ValidateIcdCodesBody>) {
+    return this.call({ operation: 'validate ICD codes', method: 'POST', path: '/v3/insurance/validate_icd_codes', json: body, response: ValidateIcdCodesResponse });
   }
 
   async getOrder(orderId: string) {

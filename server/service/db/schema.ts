@@ -225,6 +225,9 @@ export const orders = service.table(
     icdCodes: jsonb('icd_codes').$type<string[] | null>(),
     consents: jsonb('consents').$type<unknown[] | null>(),
     aoeAnswers: jsonb('aoe_answers').$type<unknown[] | null>(),
+    /** The insurance billed (commercial_insurance), as given minus card images; its id is the order read's health_insurance_id. */
+    healthInsurance: jsonb('health_insurance').$type<Record<string, unknown> | null>(),
+    healthInsuranceId: uuid('health_insurance_id'),
     priority: boolean('priority').notNull().default(false),
     activateBy: text('activate_by'),
     passthrough: text('passthrough'),

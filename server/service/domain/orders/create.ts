@@ -52,6 +52,7 @@ export function newOrderFromCreateBody(body: CreateOrderBody): NewOrder {
     patientDetails: body.patient_details,
     patientAddress: body.patient_address,
     physician: body.physician,
+    healthInsurance: body.health_insurance,
     icdCodes: body.icd_codes,
     consents: body.consents,
     aoeAnswers: body.aoe_answers,

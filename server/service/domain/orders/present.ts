@@ -30,6 +30,19 @@ export const eventsJson = sql<EventsJson>`coalesce((select json_agg(json_build_o
 export const orderWithEvents = { ...getTableColumns(orders), events: eventsJson };
 export type OrderRowWithEvents = OrderRow & { events: EventsJson };
 
+/** Consents as recorded; rows written before times and versions were recorded answer null for them. */
+function presentConsents(raw: unknown[] | null): Order['consents'] {
+  if (!raw?.length) return null;
+  return raw.map((c) => {
+    const x = c as { consentType?: unknown; version?: unknown; timeOfConsent?: unknown };
+    return {
+      consentType: String(x.consentType ?? ''),
+      version: typeof x.version === 'string' ? x.version : null,
+      timeOfConsent: typeof x.timeOfConsent === 'string' ? x.timeOfConsent : null,
+    };
+  });
+}
+
 /** ClientFacingOrder for each row; rows read with `orderWithEvents` bring their events along. */
 export async function presentOrders(db: Db, rows: (OrderRow | OrderRowWithEvents)[]): Promise<Order[]> {
   if (rows.length === 0) return [];
@@ -85,7 +98,9 @@ export async function presentOrders(db: Db, rows: (OrderRow | OrderRowWithEvents
         physician?.first_name && physician.last_name && physician.npi
           ? { first_name: physician.first_name, last_name: physician.last_name, npi: physician.npi }
           : null,
-      health_insurance_id: null,
+      health_insurance_id: r.healthInsuranceId,
+      health_insurance: (r.healthInsurance as Order['health_insurance']) ?? null,
+      consents: presentConsents(r.consents),
       requisition_form_url: null,
       priority: r.priority,
       shipping_details:
