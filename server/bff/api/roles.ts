@@ -26,6 +26,10 @@ export const PERMISSIONS = {
     purpose: 'Lab orders: patient details, address, clinical notes, requisitions (reading and listing)',
   },
   'orders:write': { roles: ['admin', 'coordinator'], purpose: 'Placing and cancelling lab orders' },
+  'orders:triage': {
+    roles: ['admin', 'coordinator', 'lab_ops'],
+    purpose: 'Working the needs-attention queue: claiming orders, staff notes, resolving, reshipping or recreating lost kits',
+  },
   'results:read': {
     roles: ['admin', 'coordinator', 'lab_ops'],
     purpose: 'Lab results of orders, result reports (PDF) and each patient’s biomarker history',
