@@ -24,6 +24,7 @@ import { labsResource, labTestsResource } from './resources/labTests';
 import { markersResource } from './resources/markers';
 import { resultsResource } from './resources/results';
 import { ordersResource } from './resources/orders';
+import { orderTriageResource } from './resources/orderTriage';
 import { parserJobsResource } from './resources/parserJobs';
 import { rolePoliciesResource, staffResource } from './resources/staff';
 import { usersResource } from './resources/users';
@@ -165,6 +166,8 @@ export async function buildBffApp(opts: BffAppOptions) {
       await api.register(auditEventsResource, { prefix: '/audit-events' });
       await api.register(staffResource, { prefix: '/staff' });
       await api.register(rolePoliciesResource, { prefix: '/role-policies' });
+      // Full paths (/orders/:id/triage/..., /orders/triage/bulk-...): the BFF's own triage state.
+      await api.register(orderTriageResource(client));
       await api.register(ordersResource(client), { prefix: '/orders' });
       await api.register(labAccountsResource(client), { prefix: '/lab-accounts' });
       await api.register(markersResource(client), { prefix: '/markers' });

@@ -11,6 +11,7 @@ export * from './catalogue';
 export * from './errors';
 export * from './list';
 export * from './orders';
+export * from './orderTriage';
 export * from './parserJobs';
 export * from './roles';
 export * from './staff';
