@@ -63,7 +63,7 @@ afterAll(async () => {
   await service?.close();
 });
 
-const post = <T>(url: string, session: Session, payload: unknown = {}) => bff.request<T>({ method: 'POST', url, session, payload });
+const post = <T>(url: string, session: Session, payload?: unknown) => bff.request<T>({ method: 'POST', url, session, payload });
 const queue = (sort?: { field: string; order: string }) =>
   bff.get<TriageOrderRecord[]>(`/api/orders${listQuery({ filter: { needs_attention: true }, ...(sort ? { sort: [sort.field, sort.order] } : {}) })}`, s.lab_ops);
 const queueIds = async () => (await queue()).body.map((r) => r.id);

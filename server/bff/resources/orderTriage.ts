@@ -68,7 +68,7 @@ export function orderTriageResource(client: ServiceClient): FastifyPluginAsyncZo
           summary: 'Claim an order for the signed-in member; someone else’s claim is 409 (code claimed_by_other) unless `force`',
           tags: TAGS,
           params: IdParams,
-          body: ClaimBody.optional(),
+          body: ClaimBody.nullish(),
           response: stateAnswer,
         },
         config: audited('order_triage', 'claim'),
@@ -85,7 +85,7 @@ export function orderTriageResource(client: ServiceClient): FastifyPluginAsyncZo
       '/orders/:id/triage/unclaim',
       {
         preValidation: canTriage,
-        schema: { operationId: 'unclaimOrder', summary: 'Release the claim (someone else’s only with `force`)', tags: TAGS, params: IdParams, body: UnclaimBody.optional(), response: stateAnswer },
+        schema: { operationId: 'unclaimOrder', summary: 'Release the claim (someone else’s only with `force`)', tags: TAGS, params: IdParams, body: UnclaimBody.nullish(), response: stateAnswer },
         config: audited('order_triage', 'unclaim'),
       },
       async (req) => {

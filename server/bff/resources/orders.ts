@@ -144,7 +144,7 @@ export function ordersResource(client: ServiceClient): FastifyPluginAsyncZod {
           description: 'The `reason` is kept as a staff note on the order (the service’s cancel takes none and is never sent it).',
           tags: TAGS,
           params: IdParams,
-          body: CancelOrderBody.optional(),
+          body: CancelOrderBody.nullish(),
           response: { 200: OrderRecord, '4XX': ErrorBody },
         },
         config: { audit: { resource: 'orders', action: 'cancel' } },
