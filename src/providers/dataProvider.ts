@@ -23,6 +23,7 @@ import type {
 import { errorCodeOf } from './errorCode';
 import { httpClient } from './httpClient';
 import { rememberSession } from './session';
+import { triageCalls } from './triageCalls';
 import { uploadParserJob } from './upload';
 import type { AppointmentRecord, AvailabilityAnswer, CancellationReason } from '../appointments/types';
 import type { ParserJobRecord, ParserQueueStatus } from '../parser-jobs/types';
@@ -164,7 +165,7 @@ async function create(resource: string, params: CreateParams): Promise<CreateRes
 }
 
 const orderCalls: Pick<LabdeskDataProvider, 'cancelOrder'> = {
-  cancelOrder: (orderId) => postJson<OrderRecord>(`${API_URL}/orders/${enc(orderId)}/cancel`, {}),
+  cancelOrder: (orderId, reason) => postJson<OrderRecord>(`${API_URL}/orders/${enc(orderId)}/cancel`, reason ? { reason } : {}),
 };
 
 /** Staff, two-factor and the audit trail's chain: calls of the access pages. */
@@ -231,6 +232,7 @@ export const dataProvider: LabdeskDataProvider = {
   getList,
   create,
   ...orderCalls,
+  ...triageCalls,
   getMindfulnessMinutes,
   ...appointmentCalls,
   ...parserAndWebhookCalls,
