@@ -4,6 +4,7 @@
  * dashboard imports these too.
  */
 import { z } from 'zod';
+import { hasNoNul } from '../../contract';
 import { OrderRecord } from './orders';
 
 /** A staff note or a resolution note: free text, bounded. */
@@ -23,7 +24,8 @@ export const TRIAGE_OUTCOME_LABELS: Record<TriageOutcome, string> = {
   cancelled: 'Order cancelled',
 };
 
-const noNul = (s: string) => !/[\u0000]/.test(s) && !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+/** No NUL and no lone surrogate: the store and the audit's JSON refuse them. */
+const noNul = (s: string) => hasNoNul(s) && !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 const noteText = (what: string) =>
   z
     .string({ error: `${what} must be text` })
