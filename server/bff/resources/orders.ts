@@ -67,11 +67,7 @@ export function ordersResource(client: ServiceClient): FastifyPluginAsyncZod {
           throw new BffError(400, 'Orders sort by time in status only in the needs-attention queue', { sort: 'time_in_status needs filter.needs_attention' });
         }
         let result: RangeResult<Order>;
-        if (plan.query !== null && params.filter.needs_attention === true) {
-          const { records, upstreamCalls } = await readQueue(client, app.bffDb, plan.query, params.sort);
-          const [first, last] = params.range;
-          result = { items: records.slice(first, last + 1), total: records.length, hasNextPage: last + 1 < records.length, upstreamCalls };
-        } else if (plan.query === null) {
+        if (plan.query === null) {
           result = { items: [], total: 0, hasNextPage: false, upstreamCalls: 0 };
         } else {
           const query = plan.query;
@@ -79,17 +75,24 @@ export function ordersResource(client: ServiceClient): FastifyPluginAsyncZod {
           if (query.critical_acknowledged === false && !(await client.knowsCriticalFilter())) {
             throw new BffError(501, 'This service cannot list orders by unacknowledged critical result');
           }
-          result = await fetchRange(
-            {
-              kind: 'page',
-              maxSize: ORDERS_MAX_SIZE,
-              fetch: async (page, size) => {
-                const answer = await client.listOrders({ ...query, page, size });
-                return { items: answer.orders, total: answer.total };
+          if (params.filter.needs_attention === true) {
+            // The triage queue: read whole, without resolved orders, sorted by the BFF (server/bff/triage/queue.ts).
+            const { records, upstreamCalls } = await readQueue(client, app.bffDb, query, params.sort);
+            const [first, last] = params.range;
+            result = { items: records.slice(first, last + 1), total: records.length, hasNextPage: last + 1 < records.length, upstreamCalls };
+          } else {
+            result = await fetchRange(
+              {
+                kind: 'page',
+                maxSize: ORDERS_MAX_SIZE,
+                fetch: async (page, size) => {
+                  const answer = await client.listOrders({ ...query, page, size });
+                  return { items: answer.orders, total: answer.total };
+                },
               },
-            },
-            params.range,
-          );
+              params.range,
+            );
+          }
         }
         return sendList(reply, 'orders', params.range[0], result);
       },
