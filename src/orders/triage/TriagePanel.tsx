@@ -10,12 +10,13 @@ import AssignmentIndIcon from '@mui/icons-material/AssignmentInd';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import LocalShippingIcon from '@mui/icons-material/LocalShipping';
 import ReplayIcon from '@mui/icons-material/Replay';
-import { useGetIdentity, useNotify, usePermissions } from 'react-admin';
+import { Link, useCreatePath, useGetIdentity, useNotify, usePermissions } from 'react-admin';
 import { NEEDS_ATTENTION_STATUSES, TRIAGE_NOTE_MAX, TRIAGE_OUTCOME_LABELS, type TriageOutcome } from '../../../server/bff/api';
 import { can } from '../../auth/permissions';
 import { formatInstant } from '../OrderTimeline';
 import type { OrderRecord } from '../types';
 import { problemOf } from './problemOf';
+import { ReplaceKitDialog } from './ReplaceKitDialog';
 import { ResolveDialog, type ResolveValues } from './ResolveDialog';
 import { useOrderTriage } from './useOrderTriage';
 
@@ -38,6 +39,8 @@ const TriageCard = ({ order }: { order: OrderRecord }) => {
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
   const [resolving, setResolving] = useState(false);
+  const [replacing, setReplacing] = useState<'reship' | 'recreate' | null>(null);
+  const createPath = useCreatePath();
   const [noteText, setNoteText] = useState('');
   const [noteError, setNoteError] = useState<string | null>(null);
 
@@ -90,12 +93,19 @@ const TriageCard = ({ order }: { order: OrderRecord }) => {
     }
   };
 
-  const replace = (action: 'reship' | 'recreate') =>
-    run(
-      action === 'reship' ? 'reship the kit' : 'recreate the order',
-      () => dataProvider.replaceOrderKit(orderId, action, action === 'reship' ? 'Kit reshipped from the order page' : 'Order recreated from the order page'),
-      action === 'reship' ? 'A new kit is on its way: the new order is placed' : 'The order is recreated at another lab account',
-    );
+  const replace = async (action: 'reship' | 'recreate', note: string) => {
+    try {
+      const { order: placed } = await dataProvider.replaceOrderKit(orderId, action, note);
+      setReplacing(null);
+      notify(action === 'reship' ? `A new kit is on its way: order ${placed.id.slice(0, 8)} is placed` : `The order is recreated as order ${placed.id.slice(0, 8)}`, { type: 'success' });
+      await refresh();
+      return undefined;
+    } catch (error) {
+      const problem = problemOf(error);
+      notify(`Could not ${action === 'reship' ? 'reship the kit' : 'recreate the order'}: ${problem.message}`, { type: 'error' });
+      return problem.errors;
+    }
+  };
 
   return (
     <Card component="section" aria-label="Triage">
@@ -113,6 +123,12 @@ const TriageCard = ({ order }: { order: OrderRecord }) => {
                 {TRIAGE_OUTCOME_LABELS[state.outcome as TriageOutcome] ?? state.outcome} by {who(state.resolved_by)}
                 {state.resolved_at ? ` on ${formatInstant(state.resolved_at)}` : ''}: {state.resolution_note}
                 {state.open ? ' (the status changed since: it needs attention again)' : ''}
+                {state.replacement_order_id && (
+                  <>
+                    {' '}
+                    <Link to={createPath({ resource: 'orders', id: state.replacement_order_id, type: 'show' })}>Open the new order</Link>
+                  </>
+                )}
               </Alert>
             )}
             <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
@@ -136,10 +152,10 @@ const TriageCard = ({ order }: { order: OrderRecord }) => {
               </Button>
               {isKitNeedingAttention(order) && (
                 <>
-                  <Button size="small" variant="outlined" startIcon={<LocalShippingIcon />} disabled={busy} onClick={() => replace('reship')}>
+                  <Button size="small" variant="outlined" startIcon={<LocalShippingIcon />} disabled={busy} onClick={() => setReplacing('reship')}>
                     Reship kit
                   </Button>
-                  <Button size="small" variant="outlined" startIcon={<ReplayIcon />} disabled={busy} onClick={() => replace('recreate')}>
+                  <Button size="small" variant="outlined" startIcon={<ReplayIcon />} disabled={busy} onClick={() => setReplacing('recreate')}>
                     Recreate order
                   </Button>
                 </>
@@ -187,6 +203,7 @@ const TriageCard = ({ order }: { order: OrderRecord }) => {
         onClose={() => setResolving(false)}
         onResolve={resolve}
       />
+      <ReplaceKitDialog action={replacing} onClose={() => setReplacing(null)} onConfirm={replace} />
     </Card>
   );
 };
