@@ -1,7 +1,7 @@
 /**
  * Order triage on the real stack: claiming from the needs-attention list in bulk (one order is
- * someone else's, so the notification says what was not done), resolving from the order page, and
- * cancelling an order, which asks for a reason and keeps it as a staff note.
+ * someone else's, so the notification says what was not done), resolving and reshipping a lost kit
+ * from the order page, and cancelling an order, which asks for a reason and keeps it as a staff note.
  */
 import { eq } from 'drizzle-orm';
 import { screen, waitFor, within } from '@testing-library/react';
@@ -78,6 +78,26 @@ describe('order triage', () => {
     expect(await screen.findByText(/^Resolved: the order leaves the queue/)).toBeInTheDocument();
     expect(posts(`/api/orders/${o.alan.id}/triage/resolve`)[0]?.body).toEqual({ outcome: 'patient_contacted', note: 'Patient will post the kit back on Monday' });
     expect(await within(panel).findByTestId('triage-resolution')).toHaveTextContent(/Patient contacted by .*Patient will post the kit back on Monday/);
+  });
+
+  it('reships a lost kit from its page after asking, and links the new order', async () => {
+    await stack.signInAs('lab_ops');
+    const { user } = renderOnStack(stack, `/orders/${o.alan.id}/show`);
+    const panel = await screen.findByRole('region', { name: 'Triage' });
+    await user.click(await within(panel).findByRole('button', { name: 'Reship kit' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Reship the kit?')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText(/Note/), 'Second kit, signature required');
+    await user.click(within(dialog).getByRole('button', { name: 'Reship kit' }));
+
+    expect(await screen.findByText(/^A new kit is on its way: order [0-9a-f]{8} is placed/)).toBeInTheDocument();
+    expect(posts(`/api/orders/${o.alan.id}/triage/reship`)[0]?.body).toEqual({ note: 'Second kit, signature required' });
+    const link = await within(panel).findByRole('link', { name: 'Open the new order' });
+    const placed = await stack.service.call<{ orders: WireOrder[] }>(stack.service.team, 'GET', `/v3/orders?user_id=${o.alan.user_id}&size=50`);
+    const fresh = placed.body.orders.find((x) => ![o.grace.id, o.alan.id, o.barbara.id].includes(x.id));
+    expect(fresh).toBeDefined();
+    expect(link.getAttribute('href')).toContain(fresh!.id);
+    expect(within(panel).getByTestId('triage-resolution')).toHaveTextContent(/Kit reshipped by .*Second kit, signature required/);
   });
 
   it('asks why before cancelling an order, and keeps the reason as a note', async () => {
