@@ -27,6 +27,7 @@ import { icdCodesResource } from './resources/icdCodes';
 import { walkInResource } from './resources/walkIn';
 import { ordersResource } from './resources/orders';
 import { overviewResource } from './resources/overview';
+import { orderTriageResource } from './resources/orderTriage';
 import { parserJobsResource } from './resources/parserJobs';
 import { rolePoliciesResource, staffResource } from './resources/staff';
 import { usersResource } from './resources/users';
@@ -168,6 +169,8 @@ export async function buildBffApp(opts: BffAppOptions) {
       await api.register(auditEventsResource, { prefix: '/audit-events' });
       await api.register(staffResource, { prefix: '/staff' });
       await api.register(rolePoliciesResource, { prefix: '/role-policies' });
+      // Full paths (/orders/:id/triage/..., /orders/triage/bulk-...): the BFF's own triage state.
+      await api.register(orderTriageResource(client));
       await api.register(ordersResource(client), { prefix: '/orders' });
       await api.register(icdCodesResource(client), { prefix: '/icd-codes' });
       await api.register(labAccountsResource(client), { prefix: '/lab-accounts' });

@@ -12,7 +12,13 @@ import {
   SelectArrayInput,
   TextField,
   useListContext,
+  usePermissions,
 } from 'react-admin';
+import { can } from '../auth/permissions';
+import { formatTimeInStatus } from './triage/timeInStatus';
+import { TrackingLinks } from './triage/TrackingLinks';
+import { TriageBulkActions } from './triage/TriageBulkActions';
+import type { TriageOrderRecord } from '../../server/bff/api';
 import { COLLECTION_METHODS, choicesOf, labelOf } from '../components/labLabels';
 import { LocalDateInput } from '../components/LocalDateInput';
 import { LocalTimeLabel } from '../components/LocalTimeLabel';
@@ -62,12 +68,14 @@ const filters = [
  * nobody has acknowledged) and "Critical results" (those critical values alone): filter presets.
  */
 export const NeedsAttentionTabs = () => {
-  const { filterValues, displayedFilters, setFilters } = useListContext();
+  const { filterValues, displayedFilters, setFilters, sort, setSort } = useListContext();
   const value = filterValues.critical_unacknowledged ? 'critical' : filterValues.needs_attention ? 'attention' : 'all';
   const choose = (next: string) => {
     const { needs_attention: _a, critical_unacknowledged: _c, ...rest } = filterValues as Record<string, unknown>;
     const preset = next === 'attention' ? { needs_attention: true } : next === 'critical' ? { critical_unacknowledged: true } : {};
     setFilters({ ...rest, ...preset }, displayedFilters, false);
+    // Time in status is the queue's own sort (the BFF refuses it elsewhere).
+    if (next !== 'attention' && sort.field === 'time_in_status') setSort({ field: 'created_at', order: 'DESC' });
   };
   return (
     <Tabs value={value} onChange={(_e, v: string) => choose(v)} aria-label="Order views" sx={{ px: 2 }}>
@@ -94,13 +102,24 @@ const NoMatch = () => {
 };
 
 // Sortable as the BFF allows: created_at, patient_name and last_status (the status column, which
-// shows low_level_status). Any other sort would be a 400.
+// shows low_level_status), and in the needs-attention queue time_in_status. Any other sort would be a 400.
 // The create button shows when App.tsx gives the resource its create view (orders:write only).
 // No CSV export: orders carry patient details, which should not leave the dashboard in bulk.
 export const OrderList = () => (
   <List<OrderRecord> pagination={<ListPagination />} sort={{ field: 'created_at', order: 'DESC' }} filters={filters} perPage={25} empty={false} exporter={false}>
     <NeedsAttentionTabs />
-    <DataTable<OrderRecord> rowClick="show" bulkActionButtons={false} empty={<NoMatch />}>
+    <OrderTable />
+  </List>
+);
+
+/** The queue (needs attention) also shows who works on each order, how long it has been in its status, and tracking; it can be claimed and resolved in bulk. */
+const OrderTable = () => {
+  const { filterValues } = useListContext();
+  const { permissions } = usePermissions();
+  const queue = filterValues.needs_attention === true && !filterValues.critical_unacknowledged;
+  const triage = queue && can(permissions, 'orders:triage');
+  return (
+    <DataTable<OrderRecord> rowClick="show" bulkActionButtons={triage ? <TriageBulkActions /> : false} empty={<NoMatch />}>
       <Column source="created_at" label={<LocalTimeLabel label="Created" />}>
         <DateField source="created_at" showTime />
       </Column>
@@ -117,6 +136,18 @@ export const OrderList = () => (
         label="Status"
         render={(r) => <OrderStatusChip value={r.low_level_status} size="small" />}
       />
+      {queue && <Column source="time_in_status" label="In status" render={(r) => formatTimeInStatus((r as TriageOrderRecord).status_since)} />}
+      {queue && (
+        <Column
+          label="Owner"
+          disableSort
+          render={(r) => {
+            const owner = (r as TriageOrderRecord).triage?.owner;
+            return owner ? owner.name || owner.email : <Typography variant="body2" color="text.secondary" component="span">Unclaimed</Typography>;
+          }}
+        />
+      )}
+      {queue && <Column label="Tracking" disableSort render={(r) => <TrackingLinks order={r} compact />} />}
       <Column source="status" label="Stage" disableSort render={(r) => <OrderStatusChip value={r.status} level="top" size="small" />} />
       <Column
         label="Results"
@@ -130,5 +161,5 @@ export const OrderList = () => (
         }
       />
     </DataTable>
-  </List>
-);
+  );
+};

@@ -12,6 +12,8 @@ import { patientName } from './OrderList';
 import { formatInstant, OrderTimeline } from './OrderTimeline';
 import { GENDERS } from './choices';
 import { RequisitionButton } from './RequisitionButton';
+import { TrackingLinks } from './triage/TrackingLinks';
+import { TriagePanel } from './triage/TriagePanel';
 import { ResultsCard } from './results/ResultsCard';
 import { AppointmentScheduling } from './scheduling/AppointmentScheduling';
 import { CollectionSection } from './walk-in/CollectionSection';
@@ -90,12 +92,7 @@ const Summary = ({ record }: { record: OrderRecord }) => {
         )}
         {shipment && (
           <Item label="Shipment" wide>
-            {[
-              shipment.outbound_tracking_number && `To patient: ${shipment.outbound_courier ?? ''} ${shipment.outbound_tracking_number}`,
-              shipment.inbound_tracking_number && `To lab: ${shipment.inbound_courier ?? ''} ${shipment.inbound_tracking_number}`,
-            ]
-              .filter(Boolean)
-              .join(' · ')}
+            <TrackingLinks order={record} />
           </Item>
         )}
         <Item label="Markers" wide>
@@ -217,6 +214,7 @@ export const OrderShow = () => (
           </Grid>
           <Grid size={{ xs: 12, md: 5 }}>
             <Stack spacing={2}>
+              <TriagePanel order={record} />
               <OrderTimeline />
               <LabAccount record={record} />
             </Stack>

@@ -25,6 +25,7 @@ import type {
 import { errorCodeOf } from './errorCode';
 import { httpClient } from './httpClient';
 import { rememberSession } from './session';
+import { triageCalls } from './triageCalls';
 import { uploadParserJob } from './upload';
 import { walkInCalls } from './walkInCalls';
 import type { AppointmentRecord, AvailabilityAnswer, CancellationReason } from '../appointments/types';
@@ -167,7 +168,7 @@ async function create(resource: string, params: CreateParams): Promise<CreateRes
 }
 
 const orderCalls: Pick<LabdeskDataProvider, 'cancelOrder' | 'validateIcdCodes'> = {
-  cancelOrder: (orderId) => postJson<OrderRecord>(`${API_URL}/orders/${enc(orderId)}/cancel`, {}),
+  cancelOrder: (orderId, reason) => postJson<OrderRecord>(`${API_URL}/orders/${enc(orderId)}/cancel`, reason ? { reason } : {}),
   validateIcdCodes: (codes) => postJson<IcdCodesVerdict>(`${API_URL}/icd-codes/validate`, { codes }),
 };
 
@@ -244,6 +245,7 @@ export const dataProvider: LabdeskDataProvider = {
   getList,
   create,
   ...orderCalls,
+  ...triageCalls,
   getMindfulnessMinutes,
   ...appointmentCalls,
   ...parserAndWebhookCalls,

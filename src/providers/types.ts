@@ -19,7 +19,12 @@ import type { OrderRecord } from '../orders/types';
 import type { WalkInCalls } from './walkInCalls';
 import type {
   AuditChainCheck,
+  BulkResult,
   CriticalAcknowledgement,
+  OrderNoteRecord,
+  OrderTriageState,
+  ReplaceKitResult,
+  TriageOutcome,
   DateRange,
   IcdCodesVerdict,
   MfaEnrolment,
@@ -64,8 +69,21 @@ export interface CreateMeta extends UploadProgress {
 
 /** react-admin's DataProvider plus the calls that do not fit the CRUD mould. */
 export interface LabdeskDataProvider extends DataProvider, WalkInCalls {
-  /** Cancels an order (pessimistic: answers the cancelled order); 422 when it is already final. */
-  cancelOrder(orderId: string): Promise<OrderRecord>;
+  /** Cancels an order (pessimistic: answers the cancelled order); 422 when it is already final. The reason is kept as a staff note. */
+  cancelOrder(orderId: string, reason?: string): Promise<OrderRecord>;
+  /** The order's triage state (owner, resolution). */
+  getOrderTriage(orderId: string): Promise<OrderTriageState>;
+  /** Claims for the signed-in member; someone else's claim is a 409 `claimed_by_other` unless `force`. */
+  claimOrder(orderId: string, force?: boolean): Promise<OrderTriageState>;
+  unclaimOrder(orderId: string, force?: boolean): Promise<OrderTriageState>;
+  resolveOrder(orderId: string, body: { outcome: TriageOutcome; note: string }): Promise<OrderTriageState>;
+  /** A lost kit: the service places a new order (reship: same lab account; recreate: a fresh one). */
+  replaceOrderKit(orderId: string, action: 'reship' | 'recreate', note: string): Promise<ReplaceKitResult>;
+  getOrderNotes(orderId: string): Promise<OrderNoteRecord[]>;
+  addOrderNote(orderId: string, body: string): Promise<OrderNoteRecord>;
+  /** One result per id; each is done on its own (a failure undoes nothing). */
+  bulkClaimOrders(ids: string[]): Promise<BulkResult>;
+  bulkResolveOrders(ids: string[], body: { outcome: TriageOutcome; note: string }): Promise<BulkResult>;
   /** The service's verdict on ICD-10 codes (unknown or category codes, Excludes1 violations, Excludes2 warnings). */
   validateIcdCodes(codes: string[]): Promise<IcdCodesVerdict>;
   getMindfulnessMinutes(userId: string, range: DateRange): Promise<MindfulnessMinutes>;

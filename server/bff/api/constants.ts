@@ -44,5 +44,7 @@ export const ERROR_CODES = {
   results_not_ready: 'The order has no results yet',
   /** The last active admin cannot be demoted or disabled. */
   last_admin: 'The last active admin cannot be demoted or disabled',
+  /** Someone else holds the order's triage claim: claim again with `force: true` to take it over. */
+  claimed_by_other: 'Someone else holds the claim: claim again with force to take it over',
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -12,6 +12,7 @@ export * from './errors';
 export * from './icdCodes';
 export * from './list';
 export * from './orders';
+export * from './orderTriage';
 export * from './parserJobs';
 export * from './roles';
 export * from './staff';

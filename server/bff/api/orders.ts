@@ -16,7 +16,9 @@ export const ORDER_SORT_KEYS = { id: 'created_at', created_at: 'created_at', pat
 export const OrdersList = listQuery({
   filter: {
     status: filter.stringList().describe('Low-level statuses (any of)'),
-    needs_attention: filter.boolean().describe('Only orders in a low-level status that needs lab operations'),
+    needs_attention: filter
+      .boolean()
+      .describe('The triage queue: orders in a low-level status that needs lab operations, minus those resolved for the status they are still in; records carry `triage` and `status_since`'),
     critical_unacknowledged: filter.boolean().describe('Only orders with a critical result nobody has acknowledged yet'),
     collection_method: filter.stringList(),
     user_id: filter.uuid(),
@@ -24,7 +26,8 @@ export const OrdersList = listQuery({
     end_date: filter.dateBound('end').describe('Created at or before (a date is a whole UTC day)'),
     q: filter.string(200).describe('Patient name or order id'),
   },
-  sort: { id: ['ASC', 'DESC'], created_at: ['ASC', 'DESC'], patient_name: ['ASC', 'DESC'], last_status: ['ASC', 'DESC'] },
+  // time_in_status: the needs-attention queue only (sorted by the BFF; ASC is the shortest time first).
+  sort: { id: ['ASC', 'DESC'], created_at: ['ASC', 'DESC'], patient_name: ['ASC', 'DESC'], last_status: ['ASC', 'DESC'], time_in_status: ['ASC', 'DESC'] },
   defaultSort: { field: 'created_at', order: 'DESC' },
 });
 

@@ -31,6 +31,10 @@ export const PERMISSIONS = {
   },
   'orders:write': { roles: ['admin', 'coordinator'], purpose: 'Placing and cancelling lab orders' },
   'orders:collect': { roles: ['admin', 'lab_ops'], purpose: 'Marking an on-site collection order’s draw completed (the sample is on its way to the lab)' },
+  'orders:triage': {
+    roles: ['admin', 'coordinator', 'lab_ops'],
+    purpose: 'Working the needs-attention queue: claiming orders, staff notes, resolving, reshipping or recreating lost kits',
+  },
   'results:read': {
     roles: ['admin', 'coordinator', 'lab_ops'],
     purpose: 'Lab results of orders, result reports (PDF) and each patient’s biomarker history',

@@ -100,5 +100,43 @@ export const cursorCache = bff.table(
   (t) => [uniqueIndex('cursor_cache_key_page_idx').on(t.key, t.page), index('cursor_cache_expiry_idx').on(t.expiresAt)],
 );
 
-export const bffSchema = { staff, sessions, auditEvents, cursorCache, rolePolicies, signInThrottle };
+/**
+ * Staff work on orders that need attention (internal: never sent to the lab or the service). One row
+ * per order once someone claimed or resolved it. A resolution remembers the status event it answered
+ * (`resolved_status_event_id`): when the order's status moves on, the order is back in the queue.
+ */
+export const orderTriage = bff.table(
+  'order_triage',
+  {
+    orderId: text('order_id').primaryKey(),
+    /** The staff team (queue) the order is routed to, when one is named. */
+    team: text('team'),
+    ownerId: uuid('owner_id').references(() => staff.id, { onDelete: 'set null' }),
+    claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }),
+    outcome: text('outcome'),
+    resolutionNote: text('resolution_note'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+    resolvedBy: uuid('resolved_by').references(() => staff.id, { onDelete: 'set null' }),
+    resolvedStatus: text('resolved_status'),
+    resolvedStatusEventId: integer('resolved_status_event_id'),
+    /** The order a reship or recreate placed. */
+    replacementOrderId: text('replacement_order_id'),
+  },
+  (t) => [index('order_triage_owner_idx').on(t.ownerId)],
+);
+
+/** Staff notes on an order (health-related free text: audited when read or written, never logged). */
+export const orderNotes = bff.table(
+  'order_notes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: text('order_id').notNull(),
+    authorId: uuid('author_id').references(() => staff.id, { onDelete: 'set null' }),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('order_notes_order_idx').on(t.orderId, t.createdAt)],
+);
+
+export const bffSchema = { staff, sessions, auditEvents, cursorCache, rolePolicies, signInThrottle, orderTriage, orderNotes };
 export type BffSchema = typeof bffSchema;

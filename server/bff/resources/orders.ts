@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ORDERS_MAX_SIZE, type Order } from '../../contract';
-import { CreateOrder, ErrorBody, IDEMPOTENCY_HEADER, IdempotencyHeaders, IdParams, isUuid, MAX_GET_MANY, OrderRecord, OrdersList } from '../api';
+import { CancelOrderBody, CreateOrder, ErrorBody, IDEMPOTENCY_HEADER, IdempotencyHeaders, IdParams, isUuid, MAX_GET_MANY, OrderRecord, OrdersList } from '../api';
 import { requirePermission } from '../auth/plugin';
 import { BffError } from '../errors';
 import { fetchRange, sendAll, sendList, type RangeResult } from '../pagination';
@@ -10,6 +10,8 @@ import type { ServiceClient } from '../upstream/client';
 import { UpstreamError } from '../upstream/errors';
 import { planOrdersList } from './orderQuery';
 import { sendPdf } from './sendPdf';
+import { readQueue } from '../triage/queue';
+import { addNote } from '../triage/store';
 
 export { IDEMPOTENCY_HEADER };
 
@@ -61,6 +63,9 @@ export function ordersResource(client: ServiceClient): FastifyPluginAsyncZod {
         }
         const plan = planOrdersList(params);
         req.auditNote.detail = plan.auditDetail;
+        if (params.sort.field === 'time_in_status' && params.filter.needs_attention !== true) {
+          throw new BffError(400, 'Orders sort by time in status only in the needs-attention queue', { sort: 'time_in_status needs filter.needs_attention' });
+        }
         let result: RangeResult<Order>;
         if (plan.query === null) {
           result = { items: [], total: 0, hasNextPage: false, upstreamCalls: 0 };
@@ -70,17 +75,24 @@ export function ordersResource(client: ServiceClient): FastifyPluginAsyncZod {
           if (query.critical_acknowledged === false && !(await client.knowsCriticalFilter())) {
             throw new BffError(501, 'This service cannot list orders by unacknowledged critical result');
           }
-          result = await fetchRange(
-            {
-              kind: 'page',
-              maxSize: ORDERS_MAX_SIZE,
-              fetch: async (page, size) => {
-                const answer = await client.listOrders({ ...query, page, size });
-                return { items: answer.orders, total: answer.total };
+          if (params.filter.needs_attention === true) {
+            // The triage queue: read whole, without resolved orders, sorted by the BFF (server/bff/triage/queue.ts).
+            const { records, upstreamCalls } = await readQueue(client, app.bffDb, query, params.sort);
+            const [first, last] = params.range;
+            result = { items: records.slice(first, last + 1), total: records.length, hasNextPage: last + 1 < records.length, upstreamCalls };
+          } else {
+            result = await fetchRange(
+              {
+                kind: 'page',
+                maxSize: ORDERS_MAX_SIZE,
+                fetch: async (page, size) => {
+                  const answer = await client.listOrders({ ...query, page, size });
+                  return { items: answer.orders, total: answer.total };
+                },
               },
-            },
-            params.range,
-          );
+              params.range,
+            );
+          }
         }
         return sendList(reply, 'orders', params.range[0], result);
       },
@@ -130,14 +142,28 @@ export function ordersResource(client: ServiceClient): FastifyPluginAsyncZod {
       '/:id/cancel',
       {
         preValidation: canWrite,
-        schema: { operationId: 'cancelOrder', tags: TAGS, params: IdParams, response: { 200: OrderRecord, '4XX': ErrorBody } },
+        schema: {
+          operationId: 'cancelOrder',
+          description: 'The `reason` is kept as a staff note on the order (the service’s cancel takes none and is never sent it).',
+          tags: TAGS,
+          params: IdParams,
+          body: CancelOrderBody.nullish(),
+          response: { 200: OrderRecord, '4XX': ErrorBody },
+        },
         config: { audit: { resource: 'orders', action: 'cancel' } },
       },
       async (req) => {
         const { id } = req.params;
         if (!isUuid(id)) throw notFound();
         try {
-          return (await client.cancelOrder(id)).order;
+          const { order } = await client.cancelOrder(id);
+          const reason = req.body?.reason;
+          if (reason) {
+            const { id: staffId, name, email } = req.session!.user;
+            await addNote(app.bffDb, order.id, { id: staffId, name, email }, `Cancelled: ${reason}`);
+            req.auditNote.detail = { reason_noted: true };
+          }
+          return order;
         } catch (err) {
           // Anything but "unknown" (e.g. the order is already final) keeps the service's status and message.
           if (err instanceof UpstreamError && err.status === 404) throw notFound();
