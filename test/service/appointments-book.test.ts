@@ -250,7 +250,7 @@ describe.each(storeKinds)('appointment booking (%s)', (kind) => {
   it('async: at the async timeout the attempt and the pending appointment are cancelled and the place released', async () => {
     await behave(svc(), { provider_1: { latency_ms: 5, failure_rate: 1 } });
     const orderId = await homeOrder(svc(), t);
-    const slot = await p1Slot();
+    const slot = await p1FreeSlot(2);
     const r = await api().post(bookUrl(orderId), { booking_key: slot.booking_key, async_confirmation: true, sync_confirmation_timeout_millisecond: 1000 });
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('pending');

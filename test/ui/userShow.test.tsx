@@ -49,7 +49,7 @@ beforeEach(() => stack.reset());
 const showPath = (id: string) => `/users/${id}/show`;
 const mindfulnessCalls = () => stack.requests.filter((r) => r.path.endsWith('/mindfulness-minutes'));
 
-async function openSignedIn(path = '/') {
+async function openSignedIn(path = '/users') {
   await stack.signInAs('admin');
   return renderOnStack(stack, path);
 }
