@@ -62,6 +62,54 @@ describe('walk-in and on-site collection', () => {
     await waitFor(() => expect(window.location.hash).toBe(`#/orders/${order.id}/show`));
   });
 
+  it('moves a booked visit to another center, then cancels it with a reason, from the order page', async () => {
+    const order = await placeWalkInOrder(stack.service, stack.service.team, patientId);
+    // Booking from the page is the test above; here the visit is booked through the service.
+    const offer = await stack.service.call<{ slots: { slots: { booking_key: string }[]; location?: { code: string } }[] }>(
+      stack.service.team,
+      'POST',
+      '/v3/order/psc/appointment/availability?lab=quest&zip_code=60601&radius=25',
+    );
+    const firstDay = offer.body.slots.find((d) => d.slots.length > 0)!;
+    const booked = await stack.service.call(stack.service.team, 'POST', `/v3/order/${order.id}/psc/appointment/book`, { booking_key: firstDay.slots[0]!.booking_key });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(200);
+
+    await stack.signInAs('coordinator');
+    const { user } = renderOnStack(stack, `/orders/${order.id}/show`);
+    const section = await screen.findByRole('region', { name: 'Walk-in visit' });
+    const visit = await within(section).findByRole('region', { name: 'Booked visit' });
+    await user.click(within(visit).getByRole('button', { name: 'Reschedule' }));
+    const list = await within(section).findByRole('list', { name: 'Nearest centers' });
+    const other = within(list)
+      .getAllByRole('button')
+      .find((c) => !c.textContent!.includes(within(visit).getByText(/^Quest Diagnostics/).textContent!))!;
+    const otherName = other.getAttribute('aria-label')!;
+    await user.click(other);
+    const slots = await within(section).findByRole('region', { name: `Slots at ${otherName}` });
+    await user.click(within(within(slots).getByRole('group', { name: 'Times' })).getAllByRole('button')[0]!);
+    await user.click(within(slots).getByRole('button', { name: /^Move to / }));
+    // Moved: the visit names the other center and the picker is gone.
+    await waitFor(() => expect(within(within(section).getByRole('region', { name: 'Booked visit' })).getByText(otherName)).toBeInTheDocument(), { timeout: 5000 });
+    expect(within(section).queryByRole('list', { name: 'Nearest centers' })).not.toBeInTheDocument();
+
+    await user.click(within(section).getByRole('button', { name: 'Cancel visit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel the walk-in visit' });
+    await user.click(await within(dialog).findByRole('combobox', { name: /Reason/ }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('option', { name: 'Patient wants another time' }, { timeout: 5000 }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Note (optional)' }), 'will call back');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel visit' }));
+    await within(section).findByText('Last visit (cancelled)');
+
+    const held = await stack.service.call<{ status: string; event_data: { site_code: string }; events: { status: string; data?: Record<string, unknown> }[] }>(
+      stack.service.team,
+      'GET',
+      `/v3/order/${order.id}/psc/appointment`,
+    );
+    expect(held.body.status).toBe('cancelled');
+    expect(held.body.event_data.site_code).not.toBe(firstDay.location?.code);
+    expect(held.body.events.find((e) => e.status === 'cancelled')?.data).toMatchObject({ reason_id: 'patient_rescheduling', notes: 'will call back' });
+  });
+
   it('lets lab operations mark an on-site order’s draw completed after confirming', async () => {
     const order = await placeOnSiteOrder(stack.service, stack.service.team, patientId);
     await stack.signInAs('lab_ops');
