@@ -5,7 +5,7 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { placeOnSiteOrder, placeWalkInOrder } from '../bff/walkInFixture';
+import { placeOnSiteOrder, placeWalkInOrder, WALK_IN } from '../bff/walkInFixture';
 import { renderOnStack } from './renderApp';
 import { startRealStack, type RealStack } from './realStack';
 
@@ -108,6 +108,26 @@ describe('walk-in and on-site collection', () => {
     expect(held.body.status).toBe('cancelled');
     expect(held.body.event_data.site_code).not.toBe(firstDay.location?.code);
     expect(held.body.events.find((e) => e.status === 'cancelled')?.data).toMatchObject({ reason_id: 'patient_rescheduling', notes: 'will call back' });
+  });
+
+  it('offers a larger radius when no center is near the patient, then lists the centers found', async () => {
+    // Milwaukee: the nearest Quest center (Chicago) is some 78 miles away.
+    const order = await stack.service.placeOrder(stack.service.team, patientId, {
+      lab_test_id: WALK_IN,
+      patient_address: { first_line: '789 N Water St', city: 'Milwaukee', state: 'WI', zip: '53202', country: 'US' },
+    });
+    await stack.signInAs('coordinator');
+    const { user } = renderOnStack(stack, `/orders/${order.id}/show`);
+    const section = await screen.findByRole('region', { name: 'Walk-in visit' });
+    expect(await within(section).findByText(/No quest center within 25 miles of the patient's address/)).toBeInTheDocument();
+    expect(within(section).getByRole('button', { name: 'Search within 50 miles' })).toBeInTheDocument();
+    await user.click(within(section).getByRole('button', { name: 'Search within 100 miles' }));
+    const list = await within(section).findByRole('list', { name: 'Nearest centers' });
+    expect(within(section).getByText("Within 100 miles of the patient's address, nearest first")).toBeInTheDocument();
+    const miles = within(list)
+      .getAllByRole('button')
+      .map((c) => Number(/· ([\d.]+) mi ·/.exec(c.textContent ?? '')![1]));
+    expect(miles.every((m) => m > 25 && m <= 100)).toBe(true);
   });
 
   it('lets lab operations mark an on-site order’s draw completed after confirming', async () => {
