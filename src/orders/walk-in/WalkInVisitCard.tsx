@@ -113,7 +113,7 @@ export const WalkInVisitCard = ({ order }: { order: OrderRecord }) => {
             {centers.data && centers.data.centers.length > 0 && (
               <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>{`Within ${centers.data.radius} miles of the patient's address, nearest first`}</Typography>
             )}
-            {centers.data && centers.data.centers.length > 0 && <CenterList centers={centers.data.centers} chosen={chosen} onChoose={setChosen} />}
+            {centers.data && centers.data.centers.length > 0 && <CenterList centers={centers.data.centers} chosen={chosen} current={(active?.event_data?.site_code as string | undefined) ?? null} onChoose={setChosen} />}
             {center && (
               <Box sx={{ mt: 2 }}>
                 <CenterSlots orderId={order.id} center={center} actionLabel={active ? 'Move to' : 'Book'} busy={book.isPending} onPick={(slot) => book.mutate(slot)} />
