@@ -7,7 +7,8 @@ import type { DrawCompletedAnswer, WalkInAvailability, WalkInCancel, WalkInCente
 import { httpClient } from './httpClient';
 
 export interface WalkInCalls {
-  getWalkInCenters(orderId: string): Promise<WalkInCenters>;
+  /** The nearest centers within `radius` miles (the BFF's default when left out). */
+  getWalkInCenters(orderId: string, radius?: string): Promise<WalkInCenters>;
   getWalkInAvailability(orderId: string, siteCode: string, startDate?: string): Promise<WalkInAvailability>;
   /** The order's latest walk-in visit; `visit` is null when it has none. */
   getWalkInVisit(orderId: string): Promise<WalkInVisit>;
@@ -31,7 +32,7 @@ async function postJson<T>(url: string, body: unknown = {}): Promise<T> {
 export function walkInCalls(apiUrl: string): WalkInCalls {
   const orderUrl = (orderId: string, rest: string) => `${apiUrl}/orders/${encodeURIComponent(orderId)}/${rest}`;
   return {
-    getWalkInCenters: (orderId) => getJson(orderUrl(orderId, 'walk-in/centers')),
+    getWalkInCenters: (orderId, radius) => getJson(orderUrl(orderId, `walk-in/centers${radius ? `?${new URLSearchParams({ radius })}` : ''}`)),
     getWalkInAvailability: (orderId, siteCode, startDate) =>
       getJson(orderUrl(orderId, `walk-in/availability?${new URLSearchParams({ site_code: siteCode, ...(startDate ? { start_date: startDate } : {}) })}`)),
     getWalkInVisit: (orderId) => getJson(orderUrl(orderId, 'walk-in/visit')),

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orders, webhookOutbox } from '../../server/service/db/schema';
 import { expect422, storeKinds, UNKNOWN_UUID, useService } from './harness';
+import { insertLabAccount, type LabSlug } from './orderFixtures';
 import { newOrder, pscTeam, TESTKIT_TEST, WALK_IN_TEST, weekdayDate, type PscTeam } from './pscFixtures';
 import { sdkClient } from './sdkClient';
 
@@ -53,6 +54,47 @@ describe.each(storeKinds)('walk-in visits at patient service centers (%s)', (kin
     expect((await sdk().labTests.getPscInfo({ zipCode: '59301', labId: 1, radius: '10' })).patientServiceCenters).toEqual([]);
     expect422(await svc().api(t.team.apiKey).get('/v3/order/psc/info?zip_code=10001&lab_id=99'), ['query', 'lab_id']);
     expect422(await svc().api(t.team.apiKey).get('/v3/order/psc/info?zip_code=10001&lab_id=1&radius=7'));
+  });
+
+  it('lets the lab account decide which lab’s centers area info and center lists show', async () => {
+    const accountOf = async (team: PscTeam, lab: string) =>
+      ((await svc().api(team.team.apiKey).get('/v3/lab_test/lab_account')).body.data as { id: string; lab: string }[]).find((a) => a.lab === lab)!.id;
+    const bio = await accountOf(t, 'bioreference');
+
+    const area = await sdk().labTests.getAreaInfo({ zipCode: '10001', radius: '10', labAccountId: bio });
+    expect(Object.keys(area.centralLabs)).toEqual(['bioreference']);
+    expect(area.centralLabs.bioreference!.patientServiceCenters.withinRadius).toBeGreaterThan(0);
+    const centers = await sdk().labTests.getPscInfo({ zipCode: '10001', labId: 3, labAccountId: bio });
+    expect(centers.patientServiceCenters.length).toBeGreaterThan(0);
+    expect(centers.patientServiceCenters.every((c) => c.siteCode.startsWith('BR-'))).toBe(true);
+
+    // A lab account without walk-in centers lists no lab at all, rather than every lab's.
+    // (lab_slug is free text in the store; today's seeded accounts are all of labs with centers.)
+    const noCenters = await insertLabAccount(svc().db, t.team.teamId, { lab: 'spiriplex' as LabSlug });
+    expect((await sdk().labTests.getAreaInfo({ zipCode: '10001', labAccountId: noCenters })).centralLabs).toEqual({});
+
+    // Asking for another lab's centers with this account is a contradiction, said where it lies.
+    for (const call of [
+      () => sdk().labTests.getPscInfo({ zipCode: '10001', labId: 1, labAccountId: bio }),
+      () => sdk().labTests.getAreaInfo({ zipCode: '10001', lab: 'quest', labAccountId: bio }),
+    ]) {
+      const err = await call().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(VitalError);
+      expect((err as VitalError).statusCode).toBe(422);
+      const detail = ((err as VitalError).body as { detail: unknown }).detail as { loc: unknown[]; msg: string }[];
+      expect(detail[0]!.loc).toEqual(['query', 'lab_account_id']);
+      expect(detail[0]!.msg).toMatch(/bioreference account/);
+    }
+
+    // Another team's account, or one that does not exist, is not found.
+    for (const id of [await accountOf(other, 'bioreference'), UNKNOWN_UUID]) {
+      for (const call of [() => sdk().labTests.getPscInfo({ zipCode: '10001', labId: 3, labAccountId: id }), () => sdk().labTests.getAreaInfo({ zipCode: '10001', labAccountId: id })]) {
+        const err = await call().catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(VitalError);
+        expect((err as VitalError).statusCode).toBe(404);
+        expect((err as VitalError).body).toEqual({ detail: 'Lab account not found' });
+      }
+    }
   });
 
   it('offers slots only within each center’s opening hours, in its own zone', async () => {

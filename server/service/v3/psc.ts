@@ -21,6 +21,7 @@ import { CANCELLATION_REASONS } from '../domain/appointments/cancel';
 import { markDrawCompleted } from '../domain/orders/drawCompleted';
 import { findOrderRow } from '../domain/orders/present';
 import { pscAvailability } from '../domain/psc/availability';
+import { accountLabSlug, assertAccountOfLab } from '../domain/psc/accountLab';
 import { labOfOrder, orderZip } from '../domain/psc/orderCenter';
 import { areaInfo, pscInfo } from '../domain/psc/search';
 import { bookVisit, cancelVisit, getVisit, rescheduleVisit } from '../domain/psc/visits';
@@ -43,11 +44,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       security,
       operationId: 'getAreaInfo',
       summary: 'Phlebotomy coverage and patient service centers near a ZIP code',
-      description: 'Per lab (all, or `lab`/`labs`): how many of its centers lie within `radius` miles (default 25) of the ZIP code, their capabilities and bill types. An unknown ZIP area or lab is 422.',
+      description:
+        'Per lab (all, or `lab`/`labs`): how many of its centers lie within `radius` miles (default 25) of the ZIP code, their capabilities and bill types. An unknown ZIP area or lab is 422. `lab_account_id` (one of the team\'s accounts, else 404) lists only that account\'s lab; `lab`/`labs` naming other labs alongside it is 422.',
       querystring: AreaInfoQuery,
       response: { 200: AreaInfo, ...errorResponses },
     },
-    handler: (req) => areaInfo(req.query.zip_code, req.query.radius, [...(req.query.lab ? [req.query.lab] : []), ...(req.query.labs ?? [])]),
+    handler: async (req) => {
+      const { zip_code, radius, lab, labs, lab_account_id } = req.query;
+      const accountSlug = lab_account_id ? await accountLabSlug(app.db, req.teamId, lab_account_id) : undefined;
+      return areaInfo(zip_code, radius, [...(lab ? [lab] : []), ...(labs ?? [])], accountSlug);
+    },
   });
 
   app.get('/v3/order/psc/info', {
@@ -56,11 +62,15 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       security,
       operationId: 'getPscInfo',
       summary: "A lab's patient service centers near a ZIP code",
-      description: 'Nearest first; `distance` in miles (great circle from the ZIP code\'s centre); `metadata.hours` per weekday in the center\'s own zone (`iana_timezone`). `capabilities` keeps only centers having all of them.',
+      description: 'Nearest first; `distance` in miles (great circle from the ZIP code\'s centre); `metadata.hours` per weekday in the center\'s own zone (`iana_timezone`). `capabilities` keeps only centers having all of them. `lab_account_id` (one of the team\'s accounts, else 404) must be an account of lab `lab_id` (else 422).',
       querystring: PscInfoQuery,
       response: { 200: PscInfo, ...errorResponses },
     },
-    handler: (req) => pscInfo(req.query.lab_id, req.query.zip_code, req.query.radius, req.query.capabilities),
+    handler: async (req) => {
+      const { lab_id, zip_code, radius, capabilities, lab_account_id } = req.query;
+      if (lab_account_id) assertAccountOfLab(lab_id, await accountLabSlug(app.db, req.teamId, lab_account_id));
+      return pscInfo(lab_id, zip_code, radius, capabilities);
+    },
   });
 
   app.get('/v3/order/:order_id/psc/info', {

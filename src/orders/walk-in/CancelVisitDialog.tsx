@@ -20,7 +20,7 @@ export const CancelVisitDialog = ({ open, busy, onClose, onCancel }: { open: boo
             label="Reason"
             value={reason}
             onChange={(e) => setReason(e.target.value)}
-            helperText={reasons.error ? `Could not load the reasons: ${reasons.error.message}` : 'Required'}
+            helperText={reasons.error ? `Could not load the reasons: ${reasons.error.message}. Close and try again.` : reasons.isPending ? 'Loading the reasons…' : 'Required'}
             error={!!reasons.error}
           >
             {(reasons.data ?? []).map((r) => (

@@ -3,8 +3,18 @@ import type { WalkInCenter } from '../../../server/bff/api';
 import { zoneAbbreviation } from '../../components/zonedTime';
 import { isOpenNow, todaysHours } from './centerHours';
 
-/** The nearest centers, nearest first: pick one to see its slots. */
-export const CenterList = ({ centers, chosen, onChoose }: { centers: WalkInCenter[]; chosen: string | null; onChoose: (siteCode: string) => void }) => (
+/** The nearest centers, nearest first: pick one to see its slots. `current` marks the booked visit's center while rescheduling. */
+export const CenterList = ({
+  centers,
+  chosen,
+  current = null,
+  onChoose,
+}: {
+  centers: WalkInCenter[];
+  chosen: string | null;
+  current?: string | null;
+  onChoose: (siteCode: string) => void;
+}) => (
   <List aria-label="Nearest centers" dense disablePadding>
     {centers.map((c) => {
       const open = isOpenNow(c);
@@ -16,6 +26,7 @@ export const CenterList = ({ centers, chosen, onChoose }: { centers: WalkInCente
               <Box component="span" sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
                 <span>{c.name}</span>
                 <Chip size="small" label={open ? 'Open now' : 'Closed now'} color={open ? 'success' : 'default'} variant="outlined" />
+                {current === c.site_code && <Chip size="small" label="Current visit" color="primary" variant="outlined" />}
               </Box>
             }
             secondary={

@@ -17,6 +17,7 @@ import type { OrderRecord } from '../types';
 import { CancelVisitDialog } from './CancelVisitDialog';
 import { CenterList } from './CenterList';
 import { CenterSlots } from './CenterSlots';
+import { NoCentersNearby } from './NoCentersNearby';
 import { useWalkIn } from './useWalkIn';
 
 const ACTIVE = ['confirmed', 'pending', 'reserved'];
@@ -27,7 +28,9 @@ export const WalkInVisitCard = ({ order }: { order: OrderRecord }) => {
   const dataProvider = useDataProvider<LabdeskDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
-  const { visit, centers } = useWalkIn(order.id);
+  // Left undefined, the BFF's default radius; widened only when nothing is that near.
+  const [radius, setRadius] = useState<string | undefined>(undefined);
+  const { visit, centers } = useWalkIn(order.id, radius);
   const [chosen, setChosen] = useState<string | null>(null);
   const [rescheduling, setRescheduling] = useState(false);
   const [cancelling, setCancelling] = useState(false);
@@ -84,7 +87,8 @@ export const WalkInVisitCard = ({ order }: { order: OrderRecord }) => {
                 <Button variant="outlined" onClick={() => setRescheduling((r) => !r)}>
                   {rescheduling ? 'Keep this time' : 'Reschedule'}
                 </Button>
-                <Button color="error" variant="outlined" onClick={() => setCancelling(true)}>
+                {/* Not while a move is under way: its answer would close the dialog. */}
+                <Button color="error" variant="outlined" disabled={book.isPending} onClick={() => setCancelling(true)}>
                   Cancel visit
                 </Button>
               </Stack>
@@ -105,10 +109,11 @@ export const WalkInVisitCard = ({ order }: { order: OrderRecord }) => {
                 Could not load the centers: {centers.error.message}
               </Alert>
             )}
-            {centers.data && centers.data.centers.length === 0 && (
-              <Alert severity="info">{`No ${centers.data.lab} centers within ${centers.data.radius} miles of the patient's address. Check the address on the order, or order an at-home draw instead.`}</Alert>
+            {centers.data && centers.data.centers.length === 0 && <NoCentersNearby lab={centers.data.lab} radius={centers.data.radius} onWiden={setRadius} />}
+            {centers.data && centers.data.centers.length > 0 && (
+              <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>{`Within ${centers.data.radius} miles of the patient's address, nearest first`}</Typography>
             )}
-            {centers.data && centers.data.centers.length > 0 && <CenterList centers={centers.data.centers} chosen={chosen} onChoose={setChosen} />}
+            {centers.data && centers.data.centers.length > 0 && <CenterList centers={centers.data.centers} chosen={chosen} current={(active?.event_data?.site_code as string | undefined) ?? null} onChoose={setChosen} />}
             {center && (
               <Box sx={{ mt: 2 }}>
                 <CenterSlots orderId={order.id} center={center} actionLabel={active ? 'Move to' : 'Book'} busy={book.isPending} onPick={(slot) => book.mutate(slot)} />

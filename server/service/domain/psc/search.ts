@@ -1,6 +1,7 @@
 import { DEFAULT_PSC_RADIUS, type AreaInfo, type LabLocation, type PscInfo } from '../../../contract';
 import { providersServing } from '../../providers';
 import { Invalid } from '../errors';
+import { areaLabsForAccount } from './accountLab';
 import { PSC_CENTERS, PSC_LAB_SLUGS, pscLab, WEEKDAYS, type PscCenter } from './catalogue';
 import { milesBetween, zipPoint, type Point } from './geo';
 
@@ -63,12 +64,16 @@ export function pscInfo(labId: number, zip: string, radius: string | undefined, 
   return { lab_id: lab.id, slug: lab.slug, patient_service_centers: centersNear(lab.id, point, radius, capabilities).map(presentLocation) };
 }
 
-/** Which labs have centers near the ZIP code, and which phlebotomy providers serve it. */
-export function areaInfo(zip: string, radius: string = DEFAULT_PSC_RADIUS, labs: string[] = []): AreaInfo {
+/**
+ * Which labs have centers near the ZIP code, and which phlebotomy providers serve it. With
+ * `accountSlug` (the lab of the query's lab account) only that lab is listed.
+ */
+export function areaInfo(zip: string, radius: string = DEFAULT_PSC_RADIUS, labs: string[] = [], accountSlug?: string): AreaInfo {
   const point = patientPoint(zip, ['query', 'zip_code']);
   const unknown = labs.find((l) => !pscLab(l));
   if (unknown) throw new Invalid(['query', 'lab'], `lab ${unknown} is not a lab with patient service centers (${PSC_LAB_SLUGS.join(', ')})`, 'value_error.lab');
-  const wanted = labs.length > 0 ? PSC_LAB_SLUGS.filter((s) => labs.includes(s)) : PSC_LAB_SLUGS;
+  const wanted =
+    accountSlug !== undefined ? areaLabsForAccount(labs, accountSlug) : labs.length > 0 ? PSC_LAB_SLUGS.filter((s) => labs.includes(s)) : PSC_LAB_SLUGS;
   const providers = providersServing(zip.slice(0, 5));
   return {
     zip_code: zip,
