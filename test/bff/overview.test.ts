@@ -3,7 +3,8 @@
  * attention by reason, unacknowledged critical results, the review queue and its oldest wait,
  * appointment requests, today's and tomorrow's appointments, failed webhook deliveries), each queue
  * only for the roles that may see it, "today" in the zone asked for, and the audit written once per
- * session per hour rather than on every refresh.
+ * session per hour rather than on every refresh; a queue whose service call fails says why and the
+ * others still count.
  */
 import { and, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,6 +12,7 @@ import type { Overview } from '../../server/bff/api';
 import { auditEvents } from '../../server/bff/db/schema';
 import { appointments, parsingJobs, webhookDeliveries, webhookOutbox } from '../../server/service/db/schema';
 import { CHICAGO, placeHomeOrder } from './appointmentsFixture';
+import { startFailingProxy } from './failingProxy';
 import { startBff, type BffFixture, type Session } from './harness';
 import { labTestId, startLabService, type LabServiceFixture, type WireOrder } from './ordersFixture';
 
@@ -179,6 +181,24 @@ describe('the overview', () => {
       'appointments_upcoming',
     ]);
     expect(queuesOf((await overview(s.lab_ops)).body)).toEqual(['orders_needing_attention', 'appointments_upcoming']);
+  });
+
+  it('counts each queue on its own: one failing service call marks its queue only, the others still count', async () => {
+    const proxy = await startFailingProxy(service.url, ['/v2/webhooks/endpoints', '/lab_report/v1/parser/jobs']);
+    try {
+      const app = await bff.buildApp({ serviceBaseUrl: proxy.url });
+      const r = await bff.get<Overview>(`/api/overview?time_zone=${KOLKATA}`, await bff.login('admin', app), app);
+      expect(r.status).toBe(200);
+      expect(proxy.failed.length).toBeGreaterThan(0);
+      expect(r.body.failed_webhook_deliveries).toEqual({ error: expect.stringMatching(/try again/) });
+      expect(r.body.reports_awaiting_review).toEqual({ error: expect.stringMatching(/try again/) });
+      expect(r.body.orders_needing_attention).toMatchObject({ count: 3 });
+      expect(r.body.critical_results_unacknowledged).toEqual({ count: 1, capped: false });
+      expect(r.body.appointment_requests_waiting).toEqual({ count: 1, capped: false });
+      expect(r.body.appointments_upcoming).toHaveProperty('today.count', 1);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('refuses a zone that is not an IANA zone, and anyone signed out', async () => {
