@@ -1,6 +1,7 @@
 /**
  * A proxy in front of the service that forwards every call except those whose path starts with one
  * of `failing`: those answer `status` (a 503 by default), as a service with one broken endpoint would.
+ * `failing` is read on every call, so a test can empty it to let the service "recover".
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

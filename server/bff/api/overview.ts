@@ -46,6 +46,13 @@ const OrdersNeedingAttention = z.object({
 });
 const ReportsAwaitingReview = OverviewCount.extend({ oldest_created_at: z.string().nullable() });
 const AppointmentsUpcoming = z.object({ today: OverviewDay, tomorrow: OverviewDay });
+/** Failed deliveries, with the endpoints they failed on: the dashboard opens an endpoint's failed deliveries. */
+const FailedWebhookDeliveries = OverviewCount.extend({
+  endpoints: z
+    .array(z.object({ id: z.string().describe('The webhook endpoint'), count: z.number().int() }))
+    .describe('The endpoints with failed deliveries (as far as the walk went), each with its count'),
+});
+export type FailedWebhookDeliveries = z.infer<typeof FailedWebhookDeliveries>;
 export type OrdersNeedingAttention = z.infer<typeof OrdersNeedingAttention>;
 export type ReportsAwaitingReview = z.infer<typeof ReportsAwaitingReview>;
 export type AppointmentsUpcoming = z.infer<typeof AppointmentsUpcoming>;
@@ -65,7 +72,7 @@ export const Overview = z
     /** `appointments:read`: active appointments starting today and tomorrow in `time_zone`. */
     appointments_upcoming: orError(AppointmentsUpcoming).optional(),
     /** `webhooks:manage`: webhook deliveries that failed, over all of the team's endpoints. */
-    failed_webhook_deliveries: orError(OverviewCount).optional(),
+    failed_webhook_deliveries: orError(FailedWebhookDeliveries).optional(),
   })
   .meta({ id: 'Overview' });
 export type Overview = z.infer<typeof Overview>;

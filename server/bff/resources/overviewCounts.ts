@@ -6,7 +6,7 @@
  */
 import { DELIVERIES_MAX_LIMIT, PARSER_LIST_MAX_LIMIT } from '../../contract';
 import { localDate, wallTimeToInstant } from '../../lib/timezones';
-import { NEEDS_ATTENTION_STATUSES, OVERVIEW_WALK_CAP, type AppointmentsUpcoming, type OrdersNeedingAttention, type OverviewCount, type ReportsAwaitingReview } from '../api';
+import { NEEDS_ATTENTION_STATUSES, OVERVIEW_WALK_CAP, type AppointmentsUpcoming, type FailedWebhookDeliveries, type OrdersNeedingAttention, type OverviewCount, type ReportsAwaitingReview } from '../api';
 import type { ServiceClient } from '../upstream/client';
 import type { AppointmentDirectory } from './appointmentDirectory';
 
@@ -43,11 +43,13 @@ export async function reportsAwaitingReview(client: ServiceClient): Promise<Repo
   return { count, capped: cursor !== undefined, oldest_created_at: oldest };
 }
 
-/** Failed deliveries over every endpoint of the team, walked until the cap. */
-export async function failedWebhookDeliveries(client: ServiceClient): Promise<OverviewCount> {
+/** Failed deliveries over every endpoint of the team, walked until the cap, with the endpoints they failed on. */
+export async function failedWebhookDeliveries(client: ServiceClient): Promise<FailedWebhookDeliveries> {
   const endpoints = await client.listWebhookEndpoints();
+  const failedOn: FailedWebhookDeliveries['endpoints'] = [];
   let count = 0;
   for (const endpoint of endpoints.data) {
+    const before = count;
     let cursor: string | undefined;
     do {
       const limit = Math.min(DELIVERIES_MAX_LIMIT, OVERVIEW_WALK_CAP - count);
@@ -55,9 +57,10 @@ export async function failedWebhookDeliveries(client: ServiceClient): Promise<Ov
       count += page.data.length;
       cursor = page.next_cursor ?? undefined;
     } while (cursor && count < OVERVIEW_WALK_CAP);
-    if (count >= OVERVIEW_WALK_CAP) return { count, capped: cursor !== undefined || endpoint !== endpoints.data.at(-1) };
+    if (count > before) failedOn.push({ id: endpoint.id, count: count - before });
+    if (count >= OVERVIEW_WALK_CAP) return { count, capped: cursor !== undefined || endpoint !== endpoints.data.at(-1), endpoints: failedOn };
   }
-  return { count, capped: false };
+  return { count, capped: false, endpoints: failedOn };
 }
 
 /** A calendar day of a zone: its date and its first and last millisecond. */
