@@ -2,11 +2,12 @@
 import type { OverviewCount } from '../../server/bff/api/overview';
 import { listLink } from './listLink';
 import { QueueCard } from './QueueCard';
+import { QUEUE_TITLES } from './queueTitles';
 import { countText } from './useOverview';
 
 export const AppointmentRequestsCard = ({ queue }: { queue: OverviewCount }) => (
   <QueueCard
-    title="Appointment requests waiting for a time"
+    title={QUEUE_TITLES.appointment_requests_waiting}
     count={queue.count}
     countText={countText(queue)}
     to={listLink('appointments', { status: ['pending'] })}

@@ -15,8 +15,11 @@ export interface QueueCardProps {
   children?: ReactNode;
 }
 
+/** The id of a card's heading, which names its section. */
+export const queueHeadingId = (title: string) => `queue-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+
 export const QueueCard = ({ title, count, countText, to, action, empty = 'Nothing waiting', children }: QueueCardProps) => {
-  const headingId = `queue-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  const headingId = queueHeadingId(title);
   return (
     <Card component="section" aria-labelledby={headingId} variant="outlined" sx={{ display: 'flex', flexDirection: 'column' }}>
       <CardContent sx={{ flex: 1 }}>

@@ -5,7 +5,7 @@
  */
 import { Chip } from '@mui/material';
 import { Menu as RaMenu, useGetResourceLabel, useResourceDefinitions } from 'react-admin';
-import type { Overview } from '../../server/bff/api/overview';
+import { isQueueError, type Overview, type OverviewQueueError } from '../../server/bff/api/overview';
 import { countText, useOverview } from '../dashboard/useOverview';
 
 interface Badge {
@@ -14,11 +14,21 @@ interface Badge {
   what: string;
 }
 
-/** Which queue's count stands beside which resource. */
+/** Which queue's count stands beside which resource (none while a queue could not be counted: its card says why). */
+const counted = <Q extends object>(queue: Q | undefined) => (queue && !isQueueError(queue) ? (queue as Exclude<Q, OverviewQueueError>) : undefined);
 const BADGES: Record<string, (o: Overview) => Badge | undefined> = {
-  orders: (o) => o.orders_needing_attention && { count: o.orders_needing_attention.count, capped: false, what: 'need attention' },
-  'parser-jobs': (o) => o.reports_awaiting_review && { ...o.reports_awaiting_review, what: 'awaiting review' },
-  appointments: (o) => o.appointment_requests_waiting && { ...o.appointment_requests_waiting, what: 'waiting for a time' },
+  orders: (o) => {
+    const q = counted(o.orders_needing_attention);
+    return q && { count: q.count, capped: false, what: 'need attention' };
+  },
+  'parser-jobs': (o) => {
+    const q = counted(o.reports_awaiting_review);
+    return q && { ...q, what: 'awaiting review' };
+  },
+  appointments: (o) => {
+    const q = counted(o.appointment_requests_waiting);
+    return q && { ...q, what: 'waiting for a time' };
+  },
 };
 
 const Labelled = ({ label, badge }: { label: string; badge: Badge }) => (

@@ -1,7 +1,7 @@
 /**
  * An endpoint's delivery log, newest first. The BFF pages it by cursor (no total): partial
  * pagination. A row expands to its attempts; failed and cancelled deliveries can be replayed.
- * Times are the viewer's own.
+ * Times are the viewer's own. `initialStatus` opens it filtered (the overview's "failed" link).
  */
 import { Card, CardContent, CardHeader, Typography } from '@mui/material';
 import { DataTable, DateField, ListBase, SelectInput, FilterForm, type SortPayload } from 'react-admin';
@@ -35,7 +35,7 @@ const NoDeliveries = () => (
   </Typography>
 );
 
-export const DeliveryLog = ({ endpointId }: { endpointId: string }) => (
+export const DeliveryLog = ({ endpointId, initialStatus }: { endpointId: string; initialStatus?: string }) => (
   <Card component="section" aria-label="Deliveries">
     <CardHeader title="Deliveries" subheader="Newest first. Open a row for its attempts." />
     <CardContent sx={{ pt: 0 }}>
@@ -44,6 +44,7 @@ export const DeliveryLog = ({ endpointId }: { endpointId: string }) => (
         filter={{ endpoint_id: endpointId }}
         sort={NEWEST_FIRST}
         perPage={25}
+        filterDefaultValues={initialStatus && initialStatus in DELIVERY_STATUSES ? { status: initialStatus } : undefined}
         disableSyncWithLocation
         storeKey={false}
       >

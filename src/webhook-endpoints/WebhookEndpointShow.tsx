@@ -5,8 +5,10 @@
 import type { ReactNode } from 'react';
 import { Box, Card, CardContent, Grid, Stack, Typography } from '@mui/material';
 import { DeleteButton, Show, TopToolbar, useRecordContext, WithRecord } from 'react-admin';
+import { useSearchParams } from 'react-router-dom';
 import { viewerTimeZone } from '../components/LocalTimeLabel';
 import { localTime } from '../components/localTime';
+import { DELIVERIES_PARAM } from './deliveriesLink';
 import { DeliveryLog } from './DeliveryLog';
 import { EndpointStatusChip } from './EndpointStatusChip';
 import { EventTypeChips } from './EventTypeChips';
@@ -67,15 +69,20 @@ const Details = ({ endpoint }: { endpoint: WebhookEndpointRecord }) => (
   </Card>
 );
 
-export const WebhookEndpointShow = () => (
-  <Show<WebhookEndpointRecord> title={<Title />} actions={<Actions />} component="div">
-    <WithRecord<WebhookEndpointRecord>
-      render={(endpoint) => (
-        <Stack spacing={2} sx={{ mt: 1 }}>
-          <Details endpoint={endpoint} />
-          <DeliveryLog endpointId={endpoint.id} />
-        </Stack>
-      )}
-    />
-  </Show>
-);
+export const WebhookEndpointShow = () => {
+  const [search] = useSearchParams();
+  // `?deliveries=<status>` (deliveriesLink) opens the log on that status.
+  const initialStatus = search.get(DELIVERIES_PARAM) ?? undefined;
+  return (
+    <Show<WebhookEndpointRecord> title={<Title />} actions={<Actions />} component="div">
+      <WithRecord<WebhookEndpointRecord>
+        render={(endpoint) => (
+          <Stack spacing={2} sx={{ mt: 1 }}>
+            <Details endpoint={endpoint} />
+            <DeliveryLog endpointId={endpoint.id} initialStatus={initialStatus} />
+          </Stack>
+        )}
+      />
+    </Show>
+  );
+};

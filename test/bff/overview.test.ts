@@ -3,7 +3,8 @@
  * attention by reason, unacknowledged critical results, the review queue and its oldest wait,
  * appointment requests, today's and tomorrow's appointments, failed webhook deliveries), each queue
  * only for the roles that may see it, "today" in the zone asked for, and the audit written once per
- * session per hour rather than on every refresh.
+ * session per hour rather than on every refresh; a queue whose service call fails says why and the
+ * others still count.
  */
 import { and, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,6 +12,7 @@ import type { Overview } from '../../server/bff/api';
 import { auditEvents } from '../../server/bff/db/schema';
 import { appointments, parsingJobs, webhookDeliveries, webhookOutbox } from '../../server/service/db/schema';
 import { CHICAGO, placeHomeOrder } from './appointmentsFixture';
+import { startFailingProxy } from './failingProxy';
 import { startBff, type BffFixture, type Session } from './harness';
 import { labTestId, startLabService, type LabServiceFixture, type WireOrder } from './ordersFixture';
 
@@ -19,6 +21,7 @@ let bff: BffFixture;
 let s: Record<'admin' | 'coordinator' | 'lab_ops' | 'reviewer', Session>;
 let patientId: string;
 let requested: WireOrder;
+let hookEndpointId: string;
 
 const KIT = labTestId('quest', 'Thyroid Check');
 const KOLKATA = 'Asia/Kolkata'; // UTC+05:30 all year: its midnights can be computed by hand
@@ -116,7 +119,8 @@ beforeAll(async () => {
   // Webhooks: one endpoint with two failed deliveries and one that arrived.
   const endpoint = await service.call<{ id: string }>(service.team, 'POST', '/v2/webhooks/endpoints', { url: 'https://example.com/labdesk-hook' });
   if (endpoint.status !== 201 && endpoint.status !== 200) throw new Error(`endpoint answered ${endpoint.status}`);
-  await deliveries(endpoint.body.id, ['failed', 'succeeded', 'failed']);
+  hookEndpointId = endpoint.body.id;
+  await deliveries(hookEndpointId, ['failed', 'succeeded', 'failed']);
 
   bff = await startBff('pglite', { serviceBaseUrl: service.url, serviceApiKey: service.team.apiKey });
   const sessions = await Promise.all((['admin', 'coordinator', 'lab_ops', 'reviewer'] as const).map((who) => bff.login(who)));
@@ -136,6 +140,12 @@ const QUEUE_KEYS = [
   'appointments_upcoming',
   'failed_webhook_deliveries',
 ];
+/** A queue that was counted: the test fails when it is missing or says it could not be counted. */
+function counted<Q extends object>(queue: Q | undefined): Exclude<Q, { error: string }> {
+  expect(queue).toBeDefined();
+  expect(queue).not.toHaveProperty('error');
+  return queue as Exclude<Q, { error: string }>;
+}
 const queuesOf = (o: Overview) => QUEUE_KEYS.filter((k) => k in o);
 
 describe('the overview', () => {
@@ -144,29 +154,30 @@ describe('the overview', () => {
     expect(r.status).toBe(200);
     const o = r.body;
     expect(Math.abs(Date.parse(o.generated_at) - Date.now())).toBeLessThan(60_000);
-    expect(o.orders_needing_attention?.count).toBe(3);
-    expect(o.orders_needing_attention?.by_reason).toEqual(
+    const orders = counted(o.orders_needing_attention);
+    expect(orders.count).toBe(3);
+    expect(orders.by_reason).toEqual(
       expect.arrayContaining([
         { reason: 'lost', count: 2 },
         { reason: 'problem_in_transit_lab', count: 1 },
       ]),
     );
-    expect(o.orders_needing_attention?.by_reason).toHaveLength(2);
+    expect(orders.by_reason).toHaveLength(2);
     expect(o.critical_results_unacknowledged).toEqual({ count: 1, capped: false });
     expect(o.reports_awaiting_review).toEqual({ count: 2, capped: false, oldest_created_at: OLDEST_REPORT });
     expect(o.appointment_requests_waiting).toEqual({ count: 1, capped: false });
-    expect(o.failed_webhook_deliveries).toEqual({ count: 2, capped: false });
+    expect(o.failed_webhook_deliveries).toEqual({ count: 2, capped: false, endpoints: [{ id: hookEndpointId, count: 2 }] });
   });
 
   it('counts today’s and tomorrow’s appointments in the zone asked for (a minute either side of midnight)', async () => {
     const midnight = kolkataNextMidnight();
-    const { today, tomorrow } = (await overview(s.coordinator)).body.appointments_upcoming!;
+    const { today, tomorrow } = counted((await overview(s.coordinator)).body.appointments_upcoming);
     expect(today).toMatchObject({ count: 1, capped: false, to: new Date(midnight - 1).toISOString() });
     expect(tomorrow).toMatchObject({ count: 1, capped: false, from: new Date(midnight).toISOString() });
     expect(tomorrow.date > today.date).toBe(true);
 
     // In UTC-12 the two minutes fall on one calendar day: both today, both tomorrow, or neither.
-    const west = (await overview(s.coordinator, 'Etc/GMT+12')).body.appointments_upcoming!;
+    const west = counted((await overview(s.coordinator, 'Etc/GMT+12')).body.appointments_upcoming);
     expect([west.today.count, west.tomorrow.count]).not.toContain(1);
   });
 
@@ -179,6 +190,24 @@ describe('the overview', () => {
       'appointments_upcoming',
     ]);
     expect(queuesOf((await overview(s.lab_ops)).body)).toEqual(['orders_needing_attention', 'appointments_upcoming']);
+  });
+
+  it('counts each queue on its own: one failing service call marks its queue only, the others still count', async () => {
+    const proxy = await startFailingProxy(service.url, ['/v2/webhooks/endpoints', '/lab_report/v1/parser/jobs']);
+    try {
+      const app = await bff.buildApp({ serviceBaseUrl: proxy.url });
+      const r = await bff.get<Overview>(`/api/overview?time_zone=${KOLKATA}`, await bff.login('admin', app), app);
+      expect(r.status).toBe(200);
+      expect(proxy.failed.length).toBeGreaterThan(0);
+      expect(r.body.failed_webhook_deliveries).toEqual({ error: expect.stringMatching(/try again/) });
+      expect(r.body.reports_awaiting_review).toEqual({ error: expect.stringMatching(/try again/) });
+      expect(r.body.orders_needing_attention).toMatchObject({ count: 3 });
+      expect(r.body.critical_results_unacknowledged).toEqual({ count: 1, capped: false });
+      expect(r.body.appointment_requests_waiting).toEqual({ count: 1, capped: false });
+      expect(r.body.appointments_upcoming).toHaveProperty('today.count', 1);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('refuses a zone that is not an IANA zone, and anyone signed out', async () => {

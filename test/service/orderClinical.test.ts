@@ -2,12 +2,12 @@
  * An order's clinical details through the API: the physician's NPI check digit, ICD-10 codes
  * (format on create; the code set via validate_icd_codes, read by the production SDK), health
  * insurance required for insurance billing and read back, consents recorded with time and version,
- * and the lab's questions (AOE) answered.
+ * the lab's questions (AOE) answered, and the requisition PDF printing physician, diagnosis and insurance.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { markerId, sharedLabTestId, syncLabCatalogue } from '../../server/service/seed/labCatalogue';
 import { expect422, storeKinds, useService, type Team } from './harness';
-import { createBody, insertLabAccount } from './orderFixtures';
+import { createBody, insertLabAccount, pdfText } from './orderFixtures';
 import { sdkClient } from './sdkClient';
 
 const MENS_HEALTH = sharedLabTestId('quest_mens_health'); // PSA: "Is this a screening PSA?" is required, no default
@@ -95,6 +95,31 @@ describe.each(storeKinds)('order clinical details (%s)', (kind) => {
     // The production SDK reads the order, insurance id included.
     const viaSdk = await sdkClient(svc().app, team.apiKey).labTests.getOrder(r.body.order.id);
     expect(viaSdk.healthInsuranceId).toBe(read.body.health_insurance_id);
+  });
+
+  it('prints the physician, the ICD-10 codes and the insurance on the requisition; "none given" when the order has none', async () => {
+    const requisition = async (body: Record<string, unknown>) => {
+      const placed = await post(order(body));
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      const pdf = await svc().inject({ method: 'GET', url: `/v3/order/${placed.body.order.id}/requisition/pdf`, key: team.apiKey });
+      expect(pdf.status).toBe(200);
+      return pdfText(pdf.raw.rawPayload);
+    };
+    const full = await requisition({
+      physician: { first_name: 'Grace', last_name: 'Hopper', npi: '1234567893' },
+      billing_type: 'commercial_insurance',
+      health_insurance: insurance,
+      icd_codes: ['E78.5', 'Z13.220'],
+    });
+    expect(full).toMatch(/Ordering physician\nName: Grace Hopper\nNPI: 1234567893/);
+    expect(full).toMatch(/Diagnosis \(ICD-10\)\nCodes: E78\.5, Z13\.220/);
+    expect(full).toMatch(/Insurance\nPayor code: AETNA\nMember id: W123456789\nGroup id: GRP-0042\nSubscriber relationship: Spouse\nSubscriber: Charles Babbage/);
+
+    const bare = await requisition({ physician: undefined });
+    expect(bare).toMatch(/Ordering physician\nName: none given on the order/);
+    expect(bare).toMatch(/Diagnosis \(ICD-10\)\nCodes: none given on the order/);
+    expect(bare).not.toContain('Insurance');
+    expect(bare).not.toContain('AETNA');
   });
 
   it('requires an answer to each required question of the lab test, naming it; a default answers for itself', async () => {

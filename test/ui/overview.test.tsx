@@ -1,10 +1,12 @@
 /**
  * The overview ("What needs you") on the real stack: signing in lands on it, it counts the team's
  * queues for the member's role, the menu carries the same counts as badges (from the same request),
- * a count opens its filtered list, and a reviewer sees the review queue alone.
+ * a count opens its filtered list, a reviewer sees the review queue alone, and a queue the service
+ * could not count says why beside the others until "Try again" counts it.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFailingProxy } from '../bff/failingProxy';
 import { labTestId } from '../bff/ordersFixture';
 import { renderOnStack, signIn } from './renderApp';
 import { startRealStack, STAFF_PASSWORD, staffEmail, type RealStack } from './realStack';
@@ -64,6 +66,32 @@ describe('the overview', () => {
     await waitFor(() => expect(screen.getAllByRole('row').slice(1)).toHaveLength(1));
     const listed = stack.requests.filter((r) => r.path === '/api/orders').at(-1)!;
     expect(JSON.parse(listed.query.get('filter')!)).toEqual({ needs_attention: true, status: ['lost'] });
+  });
+
+  it('says why a queue could not be counted, keeps the other cards, and counts it on "Try again"', async () => {
+    const failing = ['/v2/webhooks/endpoints'];
+    const proxy = await startFailingProxy(stack.service.url, failing);
+    const app = await stack.bff.buildApp({ serviceBaseUrl: proxy.url });
+    try {
+      stack.useBffApp(app);
+      await stack.signInAs('admin');
+      const { user } = renderOnStack(stack);
+      const webhooks = await screen.findByRole('region', { name: 'Failed webhook deliveries' });
+      expect(within(webhooks).getByRole('alert')).toHaveTextContent(/^Could not count: .+ — Try again$/);
+      expect(within(card('Orders needing attention')).getByLabelText('Orders needing attention: 1')).toBeInTheDocument();
+      expect(within(card('Lab reports awaiting review')).getByLabelText('Lab reports awaiting review: 1')).toBeInTheDocument();
+
+      failing.length = 0; // the service answers again
+      await user.click(within(webhooks).getByRole('button', { name: 'Try again' }));
+      // The counted card replaces the one that could not count: look it up again once it is there.
+      expect(await screen.findByText('Every delivery arrived')).toBeInTheDocument();
+      expect(within(card('Failed webhook deliveries')).getByLabelText('Failed webhook deliveries: 0')).toBeInTheDocument();
+      expect(within(card('Failed webhook deliveries')).queryByRole('alert')).not.toBeInTheDocument();
+    } finally {
+      stack.useBffApp(null);
+      await app.close();
+      await proxy.close();
+    }
   });
 
   it('shows a reviewer the review queue alone, whose button opens the queue', async () => {

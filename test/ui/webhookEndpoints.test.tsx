@@ -202,6 +202,19 @@ describe('the team’s result webhooks', () => {
 });
 
 describe('an endpoint’s page', () => {
+  it('is where the overview’s failed-deliveries card leads: its log filtered to the failed ones', async () => {
+    const { user } = await open('/');
+    const card = await screen.findByRole('region', { name: 'Failed webhook deliveries' });
+    // Two endpoints have failed deliveries (this one and the one whose receiver is gone): one link each, named by URL.
+    const toFailed = await within(card).findByRole('link', { name: 'https://hooks.example.com/labdesk: 1' });
+    expect(toFailed).toHaveAttribute('href', `#/webhook-endpoints/${ENDPOINT.id}/show?deliveries=failed`);
+    await user.click(toFailed);
+    const log = await screen.findByRole('region', { name: 'Deliveries' });
+    expect(await within(log).findByText('labtest.order.created')).toBeInTheDocument();
+    expect(within(log).queryByText('labtest.order.updated')).not.toBeInTheDocument();
+    expect(JSON.parse(calls('GET', '/api/webhook-deliveries').at(-1)!.query.get('filter')!)).toEqual({ endpoint_id: ENDPOINT.id, status: 'failed' });
+  });
+
   it('lists deliveries newest first with their attempts, and replays a failed one', async () => {
     const { user } = await open(`/webhook-endpoints/${ENDPOINT.id}/show`);
     const log = await screen.findByRole('region', { name: 'Deliveries' });

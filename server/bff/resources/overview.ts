@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { can, ErrorBody, Overview, OverviewQuery, OVERVIEW_WALK_CAP, type Permission } from '../api';
+import { can, ErrorBody, isQueueError, Overview, OverviewQuery, OVERVIEW_WALK_CAP, type OverviewQueueError, type Permission } from '../api';
 import { auditEvents } from '../db/schema';
 import type { ServiceClient } from '../upstream/client';
+import { toBffError, UpstreamError } from '../upstream/errors';
 import { AppointmentDirectory } from './appointmentDirectory';
 import {
   appointmentCounts,
+  type AppointmentCounts,
   criticalUnacknowledged,
   failedWebhookDeliveries,
   ordersNeedingAttention,
@@ -47,6 +49,25 @@ async function recordedWithinHour(app: FastifyInstance, req: FastifyRequest, tag
   return row !== undefined;
 }
 
+/** Why a queue could not be counted, in the words the dashboard shows for any failed service call. */
+function queueErrorMessage(err: unknown): string {
+  return err instanceof UpstreamError ? toBffError(err).message : 'The count failed unexpectedly; try again in a moment';
+}
+
+/**
+ * A queue's count, or why it could not be read: one failing service call costs its own card only,
+ * never the whole overview. The log names the queue and the call, never what was counted.
+ */
+async function counted<T>(req: FastifyRequest, queue: string, count: () => Promise<T>): Promise<T | OverviewQueueError> {
+  try {
+    return await count();
+  } catch (err) {
+    const upstream = err instanceof UpstreamError ? { operation: err.operation, status: err.status, reason: err.reason } : { error: (err as Error)?.name };
+    req.log.warn({ queue, ...upstream }, 'overview: a queue could not be counted');
+    return { error: queueErrorMessage(err) };
+  }
+}
+
 /**
  * `GET /api/overview`: what needs the signed-in member, per queue. Every signed-in member may ask (the
  * /api scope checks the session); each queue is counted only for a role that holds the queue's permission (the others get no key).
@@ -70,20 +91,24 @@ export function overviewResource(client: ServiceClient, opts: OverviewOptions = 
         const may = (permission: Permission) => can(role, permission);
         const seesAppointments = may('appointments:read');
         const [orders, critical, reports, appointments, webhooks] = await Promise.all([
-          may('orders:read') ? ordersNeedingAttention(client) : undefined,
-          may('results:acknowledge') ? criticalUnacknowledged(client) : undefined,
-          may('parser:review') ? reportsAwaitingReview(client) : undefined,
-          seesAppointments ? appointmentCounts(directory, zone, at) : undefined,
-          may('webhooks:manage') ? failedWebhookDeliveries(client) : undefined,
+          may('orders:read') ? counted(req, 'orders_needing_attention', () => ordersNeedingAttention(client)) : undefined,
+          may('results:acknowledge') ? counted(req, 'critical_results_unacknowledged', () => criticalUnacknowledged(client)) : undefined,
+          may('parser:review') ? counted(req, 'reports_awaiting_review', () => reportsAwaitingReview(client)) : undefined,
+          seesAppointments ? counted(req, 'appointments', () => appointmentCounts(directory, zone, at)) : undefined,
+          may('webhooks:manage') ? counted(req, 'failed_webhook_deliveries', () => failedWebhookDeliveries(client)) : undefined,
         ]);
+        // One walk feeds both appointment queues: when it fails, both say why.
+        const appointmentQueue = <K extends keyof AppointmentCounts>(key: K) => appointments && (isQueueError(appointments) ? appointments : appointments[key]);
+        const waiting = may('appointments:write') ? appointmentQueue('waiting') : undefined;
+        const upcoming = appointmentQueue('upcoming');
         const answer: Overview = {
           generated_at: at.toISOString(),
           time_zone: zone,
           ...(orders && { orders_needing_attention: orders }),
           ...(critical && { critical_results_unacknowledged: critical }),
           ...(reports && { reports_awaiting_review: reports }),
-          ...(appointments && may('appointments:write') && { appointment_requests_waiting: appointments.waiting }),
-          ...(appointments && { appointments_upcoming: appointments.upcoming }),
+          ...(waiting && { appointment_requests_waiting: waiting }),
+          ...(upcoming && { appointments_upcoming: upcoming }),
           ...(webhooks && { failed_webhook_deliveries: webhooks }),
         };
         const tag = sessionTag(req);

@@ -6,14 +6,14 @@
  */
 import { DELIVERIES_MAX_LIMIT, PARSER_LIST_MAX_LIMIT } from '../../contract';
 import { localDate, wallTimeToInstant } from '../../lib/timezones';
-import { NEEDS_ATTENTION_STATUSES, OVERVIEW_WALK_CAP, type Overview, type OverviewCount } from '../api';
+import { NEEDS_ATTENTION_STATUSES, OVERVIEW_WALK_CAP, type AppointmentsUpcoming, type FailedWebhookDeliveries, type OrdersNeedingAttention, type OverviewCount, type ReportsAwaitingReview } from '../api';
 import type { ServiceClient } from '../upstream/client';
 import type { AppointmentDirectory } from './appointmentDirectory';
 
 const DAY_MS = 86_400_000;
 
 /** Orders needing attention, by low-level status: one page of one order per status, for its total. */
-export async function ordersNeedingAttention(client: ServiceClient): Promise<NonNullable<Overview['orders_needing_attention']>> {
+export async function ordersNeedingAttention(client: ServiceClient): Promise<OrdersNeedingAttention> {
   const byReason = await Promise.all(
     NEEDS_ATTENTION_STATUSES.map(async (reason) => ({ reason, count: (await client.listOrders({ status: [reason], page: 1, size: 1 })).total })),
   );
@@ -28,7 +28,7 @@ export async function criticalUnacknowledged(client: ServiceClient): Promise<Ove
 }
 
 /** The review queue (the parser-jobs list's `queue` filter) and the upload time of its longest-waiting report. */
-export async function reportsAwaitingReview(client: ServiceClient): Promise<NonNullable<Overview['reports_awaiting_review']>> {
+export async function reportsAwaitingReview(client: ServiceClient): Promise<ReportsAwaitingReview> {
   let count = 0;
   let oldest: string | null = null;
   let cursor: string | undefined;
@@ -43,11 +43,13 @@ export async function reportsAwaitingReview(client: ServiceClient): Promise<NonN
   return { count, capped: cursor !== undefined, oldest_created_at: oldest };
 }
 
-/** Failed deliveries over every endpoint of the team, walked until the cap. */
-export async function failedWebhookDeliveries(client: ServiceClient): Promise<OverviewCount> {
+/** Failed deliveries over every endpoint of the team, walked until the cap, with the endpoints they failed on. */
+export async function failedWebhookDeliveries(client: ServiceClient): Promise<FailedWebhookDeliveries> {
   const endpoints = await client.listWebhookEndpoints();
+  const failedOn: FailedWebhookDeliveries['endpoints'] = [];
   let count = 0;
   for (const endpoint of endpoints.data) {
+    const before = count;
     let cursor: string | undefined;
     do {
       const limit = Math.min(DELIVERIES_MAX_LIMIT, OVERVIEW_WALK_CAP - count);
@@ -55,9 +57,10 @@ export async function failedWebhookDeliveries(client: ServiceClient): Promise<Ov
       count += page.data.length;
       cursor = page.next_cursor ?? undefined;
     } while (cursor && count < OVERVIEW_WALK_CAP);
-    if (count >= OVERVIEW_WALK_CAP) return { count, capped: cursor !== undefined || endpoint !== endpoints.data.at(-1) };
+    if (count > before) failedOn.push({ id: endpoint.id, count: count - before });
+    if (count >= OVERVIEW_WALK_CAP) return { count, capped: cursor !== undefined || endpoint !== endpoints.data.at(-1), endpoints: failedOn };
   }
-  return { count, capped: false };
+  return { count, capped: false, endpoints: failedOn };
 }
 
 /** A calendar day of a zone: its date and its first and last millisecond. */
@@ -90,7 +93,7 @@ const WAITING = 'pending';
 
 export interface AppointmentCounts {
   waiting: OverviewCount;
-  upcoming: NonNullable<Overview['appointments_upcoming']>;
+  upcoming: AppointmentsUpcoming;
 }
 
 /** Appointment requests waiting and the day's appointments, from one bounded walk of the at-home orders. */

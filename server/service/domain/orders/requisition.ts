@@ -141,6 +141,23 @@ class Writer {
 
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
+/** The insurance billed, as stored on the order (migration 0009): payor, member and group, and the subscriber. */
+function printInsurance(w: Writer, insurance: Record<string, unknown> | null) {
+  w.heading('Insurance');
+  if (!insurance) {
+    w.field('Payor', 'none recorded on the order');
+    return;
+  }
+  w.field('Payor code', str(insurance.payor_code));
+  w.field('Member id', str(insurance.insurance_id));
+  w.field('Group id', str(insurance.group_id));
+  w.field('Subscriber relationship', str(insurance.responsible_relationship));
+  const subscriber = insurance.responsible_details as Record<string, unknown> | null | undefined;
+  if (subscriber) w.field('Subscriber', `${str(subscriber.first_name)} ${str(subscriber.last_name)}`.trim());
+  const codes = insurance.diagnosis_codes as string[] | null | undefined;
+  if (codes?.length) w.field('Diagnosis codes billed', codes.join(', '));
+}
+
 /** The requisition form of an order, as a PDF. */
 export async function renderRequisition(data: RequisitionData, now = new Date()): Promise<Uint8Array> {
   const { order, test, lab, account } = data;
@@ -169,7 +186,6 @@ export async function renderRequisition(data: RequisitionData, now = new Date())
   if (order.sampleId) w.field('Sample id', order.sampleId);
   if (order.origin !== 'created') w.field('Origin', order.origin);
   if (order.updateReason) w.field('Replaces order', `${str(order.originalOrderId)} (${order.updateReason})`);
-  if (order.icdCodes?.length) w.field('ICD-10 codes', order.icdCodes.join(', '));
 
   const p = order.patientDetails;
   const a = order.patientAddress;
@@ -191,6 +207,12 @@ export async function renderRequisition(data: RequisitionData, now = new Date())
   } else {
     w.field('Name', 'none given on the order');
   }
+
+  // The lab needs the diagnosis to run (and the payor to pay for) the tests: always printed, even as "none".
+  w.heading('Diagnosis (ICD-10)');
+  w.field('Codes', order.icdCodes?.length ? order.icdCodes.join(', ') : 'none given on the order');
+
+  if (order.billingType === 'commercial_insurance') printInsurance(w, order.healthInsurance);
 
   w.heading('Lab');
   w.field('Lab', lab ? `${lab.name} (${lab.slug})` : `lab ${test.labId}`);
