@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CalendarDate, DateTime, hasNoNul, NO_NUL_MESSAGE, Uuid } from './common';
-import { LngLat, USAddressOut } from './appointments';
+import { CalendarDate, hasNoNul, NO_NUL_MESSAGE, Uuid } from './common';
+import { LngLat, TimeSlot, USAddressOut } from './appointments';
 import { NOTES_MAX, ZipCode } from './orders';
 
 /** Walk-in visits at patient service centers (wire-facts §11.2) and on-site draws (§11.3). */
@@ -116,15 +116,8 @@ export const AppointmentLocation = z.object({
   iana_timezone: z.string().nullable().optional(),
 });
 
-export const PscTimeSlot = z.object({
-  booking_key: z.string(),
-  start: DateTime,
-  end: DateTime,
-  expires_at: DateTime,
-  price: z.number().int(),
-  is_priority: z.boolean(),
-  num_appointments_available: z.number().int(),
-});
+/** A center's slot: an at-home slot's fields without the home-visit provider that offers it. */
+export const PscTimeSlot = TimeSlot.omit({ provider: true });
 
 export const PscDaySlots = z.object({ location: AppointmentLocation.optional(), date: z.string(), slots: z.array(PscTimeSlot) });
 export type PscDaySlots = z.infer<typeof PscDaySlots>;

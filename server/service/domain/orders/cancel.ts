@@ -1,9 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../../store/db';
-import { orders, type ServiceSchema } from '../../db/schema';
+import type { ServiceSchema } from '../../db/schema';
 import { cancelActiveAppointmentOfOrder } from '../appointments/transitions';
-import { Invalid, NotFound } from '../errors';
+import { Invalid } from '../errors';
 import type { PostOrderAnswer } from './create';
+import { lockTeamOrder } from './lockOrder';
 import { presentOrders } from './present';
 import { FINAL_TOPS } from './statuses';
 import { moveOrder } from './transitions';
@@ -17,12 +17,7 @@ type Db = Database<ServiceSchema>;
  */
 export async function cancelOrder(db: Db, teamId: string, orderId: string): Promise<PostOrderAnswer> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(orders)
-      .where(and(eq(orders.teamId, teamId), eq(orders.id, orderId)))
-      .for('update');
-    if (!row) throw new NotFound('Order');
+    const row = await lockTeamOrder(tx, teamId, orderId);
     if (FINAL_TOPS.has(row.status)) {
       throw new Invalid(
         ['path', 'order_id'],

@@ -1,14 +1,14 @@
-import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { CreateOrderBody, PostOrderResponse } from '../../../contract';
 import type { Database } from '../../../store/db';
-import { orders, type ServiceSchema } from '../../db/schema';
-import { Invalid, NotFound } from '../errors';
+import type { ServiceSchema } from '../../db/schema';
+import { Invalid } from '../errors';
 import { claimIdempotencyKey, completeIdempotencyKey, ORDER_CREATE_OPERATION, releaseIdempotencyKey, type IdempotencyClaim } from './idempotency';
 import { placeOrder, type NewOrder } from './place';
 import type { OrderRow } from './present';
 import { FINAL_TOPS } from './statuses';
 import { moveOrder } from './transitions';
+import { lockTeamOrder } from './lockOrder';
 
 export { ORDER_ADVANCE_DELAY_MS, ORDER_ADVANCE_JOB } from './place';
 
@@ -22,12 +22,7 @@ const originalLoc = ['body', 'original_order_id'];
  * not in a final status (else 422).
  */
 async function lockOriginal(tx: Db, teamId: string, body: CreateOrderBody): Promise<OrderRow> {
-  const [original] = await tx
-    .select()
-    .from(orders)
-    .where(and(eq(orders.teamId, teamId), eq(orders.id, body.original_order_id!)))
-    .for('update');
-  if (!original) throw new NotFound('Original order');
+  const original = await lockTeamOrder(tx, teamId, body.original_order_id!, 'Original order');
   if (original.userId !== body.user_id) {
     throw new Invalid(originalLoc, 'the original order belongs to another user; a replacement order must be for the same user', 'value_error.original_order_user');
   }

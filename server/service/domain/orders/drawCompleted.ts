@@ -1,9 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../../store/db';
-import { orders, type ServiceSchema } from '../../db/schema';
-import { Invalid, NotFound } from '../errors';
+import type { ServiceSchema } from '../../db/schema';
+import { Invalid } from '../errors';
 import type { PostOrderAnswer } from './create';
 import { scheduleAdvance } from './lifecycle';
+import { lockTeamOrder } from './lockOrder';
 import { presentOrders } from './present';
 import { moveOrder } from './transitions';
 
@@ -22,12 +22,7 @@ const DRAWN = 'draw_completed';
  */
 export async function markDrawCompleted(db: Db, teamId: string, orderId: string): Promise<PostOrderAnswer> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(orders)
-      .where(and(eq(orders.teamId, teamId), eq(orders.id, orderId)))
-      .for('update');
-    if (!row) throw new NotFound('Order');
+    const row = await lockTeamOrder(tx, teamId, orderId);
     if (row.collectionMethod !== 'on_site_collection') {
       throw new Invalid(['path', 'order_id'], `order is a ${row.collectionMethod} order; draw_completed is for on_site_collection orders`, 'value_error.collection_method');
     }

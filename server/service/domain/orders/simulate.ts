@@ -1,15 +1,16 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { INTERPRETATIONS, RESULT_TYPES, type PostOrderResponse } from '../../../contract';
 import type { Database } from '../../../store/db';
 import { enqueueJob, type JobContext } from '../../jobs/queue';
-import { jobs, orders, type ServiceSchema } from '../../db/schema';
-import { Invalid, NotFound } from '../errors';
+import { jobs, type ServiceSchema } from '../../db/schema';
+import { Invalid } from '../errors';
 import { jobWasCancelled, LIFECYCLE, lockOrder, ORDER_ADVANCE_KIND, orderStatusesOf } from './lifecycle';
 import { presentOrders, type OrderRow } from './present';
 import { FINAL_TOPS, orderStatus, parseOrderStatus, type Step, type Top } from './statuses';
 import { moveOrder } from './transitions';
 import { orderCanBeCritical, type ResultRequest } from '../results/produce';
+import { lockTeamOrder } from './lockOrder';
 
 /**
  * The sandbox's `POST /v3/order/:order_id/test`: drives an order to a chosen status along a plausible
@@ -134,12 +135,7 @@ export interface SimulateInput {
  */
 export async function simulateOrder(db: Db, teamId: string, orderId: string, input: SimulateInput): Promise<PostOrderAnswer> {
   return db.transaction(async (tx) => {
-    const [order] = await tx
-      .select()
-      .from(orders)
-      .where(and(eq(orders.teamId, teamId), eq(orders.id, orderId)))
-      .for('update');
-    if (!order) throw new NotFound('Order');
+    const order = await lockTeamOrder(tx, teamId, orderId);
     const method = order.collectionMethod;
     const current = orderStatus(order.status, method, order.lowLevelStatus);
     if (FINAL_TOPS.has(order.status)) {
