@@ -86,6 +86,9 @@ async function deliveries(endpointId: string, statuses: string[]) {
   }
 }
 
+/** The order stuck in transit to the lab (the last one driven). */
+let stuckOrderId = '';
+
 beforeAll(async () => {
   service = await startLabService();
   [patientId] = (await service.addUsers(service.team, [{ clientUserId: 'pt-overview' }])) as [string];
@@ -93,7 +96,8 @@ beforeAll(async () => {
 
   // Orders needing attention: two lost, one stuck in transit to the lab; one fine; another team's lost one.
   for (const status of ['failed.testkit.lost', 'failed.testkit.lost', 'collecting_sample.testkit.problem_in_transit_lab']) {
-    await service.driveOrder(service.team, (await service.placeOrder(service.team, patientId, { lab_test_id: KIT })).id, status);
+    stuckOrderId = (await service.placeOrder(service.team, patientId, { lab_test_id: KIT })).id;
+    await service.driveOrder(service.team, stuckOrderId, status);
   }
   await service.placeOrder(service.team, patientId);
   await service.driveOrder(service.otherTeam, (await service.placeOrder(service.otherTeam, foreignUser, { lab_test_id: KIT })).id, 'failed.testkit.lost');
@@ -247,5 +251,12 @@ describe('the overview', () => {
       vi.useRealTimers();
     }
     expect((await mine()).length).toBe(before + 3);
+  });
+
+  it('counts the queue the link opens: an order resolved for the status it is still in is not counted', async () => {
+    const resolved = await bff.request({ method: 'POST', url: `/api/orders/${stuckOrderId}/triage/resolve`, session: s.lab_ops, payload: { outcome: 'lab_contacted', note: 'Courier traced the box' } });
+    expect(resolved.status).toBe(200);
+    const orders = counted((await overview(s.lab_ops)).body.orders_needing_attention);
+    expect(orders).toEqual({ count: 2, by_reason: [{ reason: 'lost', count: 2 }] });
   });
 });

@@ -91,7 +91,7 @@ export function overviewResource(client: ServiceClient, opts: OverviewOptions = 
         const may = (permission: Permission) => can(role, permission);
         const seesAppointments = may('appointments:read');
         const [orders, critical, reports, appointments, webhooks] = await Promise.all([
-          may('orders:read') ? counted(req, 'orders_needing_attention', () => ordersNeedingAttention(client)) : undefined,
+          may('orders:read') ? counted(req, 'orders_needing_attention', () => ordersNeedingAttention(client, app.bffDb)) : undefined,
           may('results:acknowledge') ? counted(req, 'critical_results_unacknowledged', () => criticalUnacknowledged(client)) : undefined,
           may('parser:review') ? counted(req, 'reports_awaiting_review', () => reportsAwaitingReview(client)) : undefined,
           seesAppointments ? counted(req, 'appointments', () => appointmentCounts(directory, zone, at)) : undefined,

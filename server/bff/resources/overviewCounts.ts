@@ -1,23 +1,31 @@
 /**
- * The overview's queues, each counted over the service's HTTP API with bounded work: order counts
- * come from the orders list's `total` (one small page per status); the queues without a total
+ * The overview's queues, each counted over the service's HTTP API with bounded work: orders needing
+ * attention are the triage queue's (read whole, at most QUEUE_MAX); the queues without a total
  * (parser jobs, webhook deliveries: cursors; appointments: one read per order) are walked up to
  * OVERVIEW_WALK_CAP and then reported as capped ("500+") rather than walked to the end.
  */
 import { DELIVERIES_MAX_LIMIT, PARSER_LIST_MAX_LIMIT } from '../../contract';
 import { localDate, wallTimeToInstant } from '../../lib/timezones';
 import { NEEDS_ATTENTION_STATUSES, OVERVIEW_WALK_CAP, type AppointmentsUpcoming, type FailedWebhookDeliveries, type OrdersNeedingAttention, type OverviewCount, type ReportsAwaitingReview } from '../api';
+import type { Database } from '../../store/db';
+import type { BffSchema } from '../db/schema';
+import { readQueue } from '../triage/queue';
 import type { ServiceClient } from '../upstream/client';
 import type { AppointmentDirectory } from './appointmentDirectory';
 
 const DAY_MS = 86_400_000;
 
-/** Orders needing attention, by low-level status: one page of one order per status, for its total. */
-export async function ordersNeedingAttention(client: ServiceClient): Promise<OrdersNeedingAttention> {
-  const byReason = await Promise.all(
-    NEEDS_ATTENTION_STATUSES.map(async (reason) => ({ reason, count: (await client.listOrders({ status: [reason], page: 1, size: 1 })).total })),
-  );
-  return { count: byReason.reduce((sum, r) => sum + r.count, 0), by_reason: byReason.filter((r) => r.count > 0) };
+/**
+ * Orders needing attention, by low-level status: the triage queue itself (server/bff/triage/queue.ts),
+ * so an order staff resolved for the status it is still in is not counted, and the count says what
+ * the queue it links to will list.
+ */
+export async function ordersNeedingAttention(client: ServiceClient, db: Database<BffSchema>): Promise<OrdersNeedingAttention> {
+  const { records } = await readQueue(client, db, { status: [...NEEDS_ATTENTION_STATUSES] }, { field: 'id', order: 'ASC' });
+  const counts = new Map<string, number>();
+  for (const order of records) counts.set(order.low_level_status ?? '', (counts.get(order.low_level_status ?? '') ?? 0) + 1);
+  const byReason = NEEDS_ATTENTION_STATUSES.map((reason) => ({ reason, count: counts.get(reason) ?? 0 }));
+  return { count: records.length, by_reason: byReason.filter((r) => r.count > 0) };
 }
 
 /** null when the service cannot filter by unacknowledged critical results (it would count every order). */
