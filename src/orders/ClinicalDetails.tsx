@@ -2,26 +2,13 @@
  * An order's clinical details: the ordering physician, ICD-10 diagnosis codes, the insurance it
  * bills and the consents given (with their version and when they were given, in the viewer's time).
  */
-import type { ReactNode } from 'react';
-import { Box, Card, CardContent, CardHeader, Chip, Grid, Typography } from '@mui/material';
+import { Box, Card, CardContent, CardHeader, Chip, Grid } from '@mui/material';
+import { DetailItem, Muted } from '../components/DetailItem';
 import { CONSENT_LABELS } from './form/ConsentSection';
 import { labelOf } from './choices';
 import { formatInstant } from './OrderTimeline';
 import type { OrderRecord } from './types';
 
-const Item = ({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) => (
-  <Grid size={{ xs: 12, sm: wide ? 12 : 6 }}>
-    <Typography variant="caption" color="text.secondary" component="div">
-      {label}
-    </Typography>
-    <Box sx={{ typography: 'body2' }}>{children}</Box>
-  </Grid>
-);
-const None = ({ children }: { children: ReactNode }) => (
-  <Typography variant="body2" color="text.secondary" component="span">
-    {children}
-  </Typography>
-);
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 const Insurance = ({ insurance }: { insurance: NonNullable<OrderRecord['health_insurance']> }) => {
@@ -29,13 +16,13 @@ const Insurance = ({ insurance }: { insurance: NonNullable<OrderRecord['health_i
   const subscriberName = subscriber ? `${str(subscriber.first_name)} ${str(subscriber.last_name)}`.trim() : '';
   return (
     <>
-      <Item label="Payor">{insurance.payor_code}</Item>
-      <Item label="Member id">{insurance.insurance_id}</Item>
-      <Item label="Group number">{insurance.group_id || <None>Not given</None>}</Item>
-      <Item label="Relation to the subscriber">
+      <DetailItem label="Payor">{insurance.payor_code}</DetailItem>
+      <DetailItem label="Member id">{insurance.insurance_id}</DetailItem>
+      <DetailItem label="Group number">{insurance.group_id || <Muted>Not given</Muted>}</DetailItem>
+      <DetailItem label="Relation to the subscriber">
         {insurance.responsible_relationship === 'Self' ? 'Self (the patient)' : insurance.responsible_relationship}
         {subscriberName ? ` · subscriber ${subscriberName}` : ''}
-      </Item>
+      </DetailItem>
     </>
   );
 };
@@ -48,10 +35,10 @@ export const ClinicalDetails = ({ record }: { record: OrderRecord }) => {
       <CardHeader title="Clinical details" />
       <CardContent sx={{ pt: 0 }}>
         <Grid container spacing={2}>
-          <Item label="Ordering physician">
-            {record.physician ? `${record.physician.first_name} ${record.physician.last_name} · NPI ${record.physician.npi}` : <None>None recorded</None>}
-          </Item>
-          <Item label="ICD-10 codes">
+          <DetailItem label="Ordering physician">
+            {record.physician ? `${record.physician.first_name} ${record.physician.last_name} · NPI ${record.physician.npi}` : <Muted>None recorded</Muted>}
+          </DetailItem>
+          <DetailItem label="ICD-10 codes">
             {codes.length ? (
               <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
                 {codes.map((c) => (
@@ -59,17 +46,17 @@ export const ClinicalDetails = ({ record }: { record: OrderRecord }) => {
                 ))}
               </Box>
             ) : (
-              <None>None</None>
+              <Muted>None</Muted>
             )}
-          </Item>
+          </DetailItem>
           {record.health_insurance ? (
             <Insurance insurance={record.health_insurance} />
           ) : (
-            <Item label="Insurance">
-              <None>{record.billing_type === 'commercial_insurance' ? 'Billed to insurance; no details recorded' : 'Not billed to insurance'}</None>
-            </Item>
+            <DetailItem label="Insurance">
+              <Muted>{record.billing_type === 'commercial_insurance' ? 'Billed to insurance; no details recorded' : 'Not billed to insurance'}</Muted>
+            </DetailItem>
           )}
-          <Item label="Consents" wide>
+          <DetailItem label="Consents" wide>
             {consents.length ? (
               <Box component="ul" sx={{ m: 0, pl: 2 }}>
                 {consents.map((c) => (
@@ -81,9 +68,9 @@ export const ClinicalDetails = ({ record }: { record: OrderRecord }) => {
                 ))}
               </Box>
             ) : (
-              <None>None recorded</None>
+              <Muted>None recorded</Muted>
             )}
-          </Item>
+          </DetailItem>
         </Grid>
       </CardContent>
     </Card>

@@ -15,25 +15,14 @@ import { RequisitionButton } from './RequisitionButton';
 import { TrackingLinks } from './triage/TrackingLinks';
 import { TriagePanel } from './triage/TriagePanel';
 import { ResultsCard } from './results/ResultsCard';
+import { DetailItem, Muted } from '../components/DetailItem';
 import { AppointmentScheduling } from './scheduling/AppointmentScheduling';
 import { CollectionSection } from './walk-in/CollectionSection';
 import type { OrderRecord } from './types';
 
-const Muted = ({ children }: { children: ReactNode }) => (
-  <Typography variant="body2" color="text.secondary" component="span">
-    {children}
-  </Typography>
-);
 
-/** A label over a value, as SimpleShowLayout lays them out, for values read from free-form objects. */
-const Item = ({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) => (
-  <Grid size={{ xs: 12, sm: wide ? 12 : 6 }}>
-    <Typography variant="caption" color="text.secondary" component="div">
-      {label}
-    </Typography>
-    <Box sx={{ typography: 'body2' }}>{children === '' || children == null ? <Muted>Not given</Muted> : children}</Box>
-  </Grid>
-);
+/** Order fields read from free-form objects: an empty one says so. */
+const Item = (props: { label: string; children: ReactNode; wide?: boolean }) => <DetailItem {...props} whenEmpty="Not given" />;
 
 const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 

@@ -104,7 +104,8 @@ export function walkInResource(client: ServiceClient): FastifyPluginAsyncZod {
       }
     };
     const visitSchema = (operationId: string) => ({ operationId, tags: TAGS, params: IdParams, response: { 200: WalkInVisit, '4XX': ErrorBody, '5XX': ErrorBody } });
-    const audit = (action: 'read' | 'availability' | 'book' | 'reschedule' | 'cancel') => ({
+    // Declared per route; the one audit hook records it (with the order and patient the handler notes).
+    const audited = (action: 'read' | 'availability' | 'book' | 'reschedule' | 'cancel') => ({
       audit: { resource: RESOURCE, action, records: () => [] as string[], patients: () => [] as string[] },
     });
 
@@ -113,7 +114,7 @@ export function walkInResource(client: ServiceClient): FastifyPluginAsyncZod {
       {
         preValidation: canRead,
         schema: { operationId: 'walkInCenters', tags: TAGS, params: IdParams, querystring: WalkInCentersQuery, response: { 200: WalkInCenters, '4XX': ErrorBody } },
-        config: audit('read'),
+        config: audited('read'),
       },
       async (req) => {
         const order = await walkInOrder(req);
@@ -129,7 +130,7 @@ export function walkInResource(client: ServiceClient): FastifyPluginAsyncZod {
       {
         preValidation: canRead,
         schema: { operationId: 'walkInAvailability', tags: TAGS, params: IdParams, querystring: WalkInAvailabilityQuery, response: { 200: WalkInAvailability, '4XX': ErrorBody } },
-        config: audit('availability'),
+        config: audited('availability'),
       },
       async (req) => {
         const order = await walkInOrder(req);
@@ -145,7 +146,7 @@ export function walkInResource(client: ServiceClient): FastifyPluginAsyncZod {
       },
     );
 
-    app.get('/orders/:id/walk-in/visit', { preValidation: canRead, schema: visitSchema('walkInVisit'), config: audit('read') }, async (req) => {
+    app.get('/orders/:id/walk-in/visit', { preValidation: canRead, schema: visitSchema('walkInVisit'), config: audited('read') }, async (req) => {
       const order = await walkInOrder(req);
       try {
         const visit = await client.getPscAppointment(order.id);
@@ -157,13 +158,13 @@ export function walkInResource(client: ServiceClient): FastifyPluginAsyncZod {
       }
     });
 
-    app.post('/orders/:id/walk-in/book', { preValidation: canWrite, schema: { ...visitSchema('bookWalkIn'), body: WalkInBooking }, config: audit('book') }, (req) =>
+    app.post('/orders/:id/walk-in/book', { preValidation: canWrite, schema: { ...visitSchema('bookWalkIn'), body: WalkInBooking }, config: audited('book') }, (req) =>
       change(req, 'book', (orderId) => client.bookPscAppointment(orderId, req.body.booking_key)),
     );
-    app.post('/orders/:id/walk-in/reschedule', { preValidation: canWrite, schema: { ...visitSchema('rescheduleWalkIn'), body: WalkInBooking }, config: audit('reschedule') }, (req) =>
+    app.post('/orders/:id/walk-in/reschedule', { preValidation: canWrite, schema: { ...visitSchema('rescheduleWalkIn'), body: WalkInBooking }, config: audited('reschedule') }, (req) =>
       change(req, 'reschedule', (orderId) => client.reschedulePscAppointment(orderId, req.body.booking_key)),
     );
-    app.post('/orders/:id/walk-in/cancel', { preValidation: canWrite, schema: { ...visitSchema('cancelWalkIn'), body: WalkInCancel }, config: audit('cancel') }, (req) => {
+    app.post('/orders/:id/walk-in/cancel', { preValidation: canWrite, schema: { ...visitSchema('cancelWalkIn'), body: WalkInCancel }, config: audited('cancel') }, (req) => {
       const { cancellation_reason_id: reason, note } = req.body;
       req.auditNote.detail = { cancellation_reason_id: REASON_ID.test(reason) ? reason : null };
       return change(req, 'cancel', (orderId) => client.cancelPscAppointment(orderId, reason, note));

@@ -5,7 +5,8 @@
  * `update_reason: INCORRECT_LAB` (the service cancels it in the same transaction). A final
  * original (a lost kit has failed) cannot be replaced that way, so a plain new order is placed.
  */
-import type { CreateOrderBody, Order } from '../../contract';
+import { CreateOrderBody, type Order } from '../../contract';
+import { BffError } from '../errors';
 
 export type KitAction = 'reship' | 'recreate';
 
@@ -21,6 +22,11 @@ export function replacementBody(order: Order, action: KitAction): CreateOrderBod
     ...(order.billing_type ? { billing_type: order.billing_type } : {}),
     ...(order.priority != null ? { priority: order.priority } : {}),
     ...(order.clinical_notes ? { clinical_notes: order.clinical_notes } : {}),
+    // The same diagnosis, payer and consents as the kit it replaces (the service requires insurance
+    // details for an insurance-billed order).
+    ...(order.icd_codes?.length ? { icd_codes: order.icd_codes } : {}),
+    ...(order.health_insurance ? { health_insurance: order.health_insurance } : {}),
+    ...(order.consents?.length ? { consents: order.consents } : {}),
   };
   if (action === 'reship') {
     if (order.lab_account_id) body.lab_account_id = order.lab_account_id;
@@ -28,7 +34,14 @@ export function replacementBody(order: Order, action: KitAction): CreateOrderBod
     body.update_reason = 'INCORRECT_LAB';
     body.original_order_id = order.id;
   }
-  return body as CreateOrderBody;
+  // The order as the service answered it is loosely typed (another deployment may leave out a field
+  // the create body requires): checked here, so the coordinator gets a clear answer, not the service's 422.
+  const checked = CreateOrderBody.safeParse(body);
+  if (!checked.success) {
+    const fields = [...new Set(checked.error.issues.map((i) => i.path.join('.')))].join(', ');
+    throw new BffError(409, `This order cannot be ${action === 'reship' ? 'reshipped' : 'recreated'} as it is: its ${fields} ${fields.includes(',') ? 'are' : 'is'} incomplete. Place a new order from the form instead.`);
+  }
+  return checked.data;
 }
 
 /**

@@ -3,8 +3,8 @@
  * page alike: status, when (in the patient's zone, named, and the viewer's time), who, the notes,
  * where (with the access notes) and what happened so far.
  */
-import type { ReactNode } from 'react';
-import { Box, Grid, Typography } from '@mui/material';
+import { Grid, Typography } from '@mui/material';
+import { DetailItem } from '../../components/DetailItem';
 import { AddressBlock } from '../../components/AddressBlock';
 import { AppointmentStatusChip, providerName } from '../../components/AppointmentStatusChip';
 import { ZonedDateTime } from '../../components/ZonedDateTime';
@@ -13,14 +13,6 @@ import type { AppointmentRecord } from '../../appointments/types';
 import { AppointmentEvents } from './AppointmentEvents';
 import { isRequest } from './appointmentState';
 
-const Item = ({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) => (
-  <Grid size={{ xs: 12, sm: wide ? 12 : 6 }}>
-    <Typography variant="caption" color="text.secondary" component="div">
-      {label}
-    </Typography>
-    <Box sx={{ typography: 'body2' }}>{children}</Box>
-  </Grid>
-);
 
 const When = ({ appointment }: { appointment: AppointmentRecord }) => {
   const zone = appointment.iana_timezone;
@@ -41,15 +33,15 @@ const When = ({ appointment }: { appointment: AppointmentRecord }) => {
 
 export const AppointmentDetails = ({ appointment }: { appointment: AppointmentRecord }) => (
   <Grid container spacing={2}>
-    <Item label="Status">
+    <DetailItem label="Status">
       <AppointmentStatusChip value={appointment.status} />
-    </Item>
-    <Item label={appointment.iana_timezone ? `When (patient's time zone: ${appointment.iana_timezone})` : 'When'}>
+    </DetailItem>
+    <DetailItem label={appointment.iana_timezone ? `When (patient's time zone: ${appointment.iana_timezone})` : 'When'}>
       <When appointment={appointment} />
-    </Item>
-    <Item label="Provider">{providerName(appointment.provider) || '—'}</Item>
-    <Item label="Provider reference">{appointment.provider_id || '—'}</Item>
-    <Item label="Appointment notes" wide>
+    </DetailItem>
+    <DetailItem label="Provider">{providerName(appointment.provider) || '—'}</DetailItem>
+    <DetailItem label="Provider reference">{appointment.provider_id || '—'}</DetailItem>
+    <DetailItem label="Appointment notes" wide>
       {appointment.appointment_notes ? (
         <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid="appointment-notes">
           {appointment.appointment_notes}
@@ -59,12 +51,12 @@ export const AppointmentDetails = ({ appointment }: { appointment: AppointmentRe
           None
         </Typography>
       )}
-    </Item>
-    <Item label="Address" wide>
+    </DetailItem>
+    <DetailItem label="Address" wide>
       <AddressBlock address={appointment.address} label="Appointment address" />
-    </Item>
-    <Item label="Events" wide>
+    </DetailItem>
+    <DetailItem label="Events" wide>
       <AppointmentEvents events={appointment.events} />
-    </Item>
+    </DetailItem>
   </Grid>
 );
