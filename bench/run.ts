@@ -45,7 +45,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const ONLY = process.env.BENCH_TARGETS ? new Set(process.env.BENCH_TARGETS.split(',').map((t) => t.trim()).filter(Boolean)) : null;
 const wanted = (key: string) => !ONLY || ONLY.has(key);
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
-const breakdowns: { store: string; rps: number; endpoints: EndpointLatency[] }[] = [];
+const breakdowns: { store: string; rps: number; endpoints: EndpointLatency[]; perConnection: { min: number; median: number; max: number } }[] = [];
 
 interface Row extends Measured {
   store: string;
@@ -188,7 +188,7 @@ async function benchStore(stack: Stack, store: string, log: (s: string) => void)
       await settle(t.origin);
       log(`${store}: ${t.name}, per endpoint… (load average ${loadAverage()})`);
       const b = await mixBreakdown(t.origin, t.requests, t.connections, DURATION);
-      breakdowns.push({ store, rps: b.rps, endpoints: [b.all, ...b.endpoints] });
+      breakdowns.push({ store, rps: b.rps, endpoints: [b.all, ...b.endpoints, b.firstRequests], perConnection: b.perConnection });
     }
   }
   return { rows, memory: residentMemory(stack.servicePid) };
@@ -304,7 +304,8 @@ async function main() {
   );
   for (const b of breakdowns) {
     console.log('');
-    console.log(`${b.store}: ${MIXED_CONNECTIONS} concurrent mixed GETs per endpoint (node:http closed loop, ${fixed(b.rps, 0)} req/s)`);
+    const pc = b.perConnection;
+    console.log(`${b.store}: ${MIXED_CONNECTIONS} concurrent mixed GETs per endpoint (node:http closed loop, ${fixed(b.rps, 0)} req/s; answers per connection min ${pc.min}, median ${pc.median}, max ${pc.max})`);
     console.log(formatTable(['endpoint', 'answers', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms'], b.endpoints.map((e) => [e.label, String(e.count), fixed(e.p50, 0), fixed(e.p90, 0), fixed(e.p99, 0), fixed(e.max, 0)])));
   }
   console.log('');
