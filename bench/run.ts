@@ -17,7 +17,8 @@
  * BENCH_DURATION seconds per target (default 8, after 2 s of warm-up), BENCH_CONNECTIONS (default 20),
  * BENCH_MIXED_CONNECTIONS (default 200), BENCH_JSON=file to also write the figures as JSON,
  * BENCH_DASHBOARD=0 to leave the dashboard out, BENCH_LIGHTHOUSE=0 to leave Lighthouse out,
- * BENCH_IMPORT_POINTS (default 100,000) for the import.
+ * BENCH_IMPORT_POINTS (default 100,000) for the import, BENCH_ONLY=bff,users to run only the named
+ * parts (keys: users, timeseries, orders, availability, bff, mixed, import, dashboard).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +36,9 @@ const DURATION = setting('BENCH_DURATION', 8);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 20);
 const MIXED_CONNECTIONS = setting('BENCH_MIXED_CONNECTIONS', 200);
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** BENCH_ONLY=bff,users: only these parts of the run (unset: all). */
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((k) => k.trim())) : null;
+const wanted = (key: string) => !ONLY || ONLY.has(key);
 
 interface Row extends Measured {
   store: string;
@@ -106,7 +110,8 @@ async function benchStore(stack: Stack, log: (s: string) => void): Promise<{ row
   const { users } = await json<{ users: { user_id: string }[] }>(`${stack.serviceUrl}/v2/user/?limit=500`, { headers });
   const sixMonths = isoDate(182);
   const sizes: { userId: string; points: number; hasNextPage: boolean }[] = [];
-  for (const { user_id } of users.slice(0, 120)) {
+  const needsHeavy = wanted('timeseries') || wanted('mixed');
+  for (const { user_id } of needsHeavy ? users.slice(0, 120) : users.slice(0, 1)) {
     const page = await json<GroupedPage>(`${stack.serviceUrl}/v2/timeseries/${user_id}/mindfulness_minutes/grouped?start_date=${sixMonths}`, { headers });
     sizes.push({ userId: user_id, points: pointsOf(page), hasNextPage: Boolean(page.next_cursor) });
   }
@@ -118,7 +123,7 @@ async function benchStore(stack: Stack, log: (s: string) => void): Promise<{ row
   // Page N of the heavy user's cursor walk (as far as it goes, at most 20), and page 1.
   let pagePath = timeseriesPath;
   let pageNumber = 1;
-  for (; pageNumber < 20; pageNumber++) {
+  for (; needsHeavy && pageNumber < 20; pageNumber++) {
     const page = await json<GroupedPage>(`${stack.serviceUrl}${pagePath}`, { headers });
     if (!page.next_cursor) break;
     pagePath = `${timeseriesPath}&next_cursor=${encodeURIComponent(page.next_cursor)}`;
@@ -128,24 +133,27 @@ async function benchStore(stack: Stack, log: (s: string) => void): Promise<{ row
   const bffHeaders = { cookie };
   const availabilityBody = JSON.stringify({ first_line: '1 Main St', city: 'Denver', state: 'CO', zip_code: '80202' });
   const one = (path: string, h: Record<string, string> = headers): LoadRequest[] => [{ path, headers: h }];
-  const targets: (Target & { against?: string })[] = [
-    { name: 'service GET /v2/user/?limit=25', origin: stack.serviceUrl, requests: one('/v2/user/?limit=25'), connections: CONNECTIONS },
-    { name: 'service grouped timeseries (6 months, page 1)', origin: stack.serviceUrl, requests: one(timeseriesPath), connections: CONNECTIONS },
+  const targets: (Target & { against?: string; key: string })[] = [
+    { key: 'users', name: 'service GET /v2/user/?limit=25', origin: stack.serviceUrl, requests: one('/v2/user/?limit=25'), connections: CONNECTIONS },
+    { key: 'timeseries', name: 'service grouped timeseries (6 months, page 1)', origin: stack.serviceUrl, requests: one(timeseriesPath), connections: CONNECTIONS },
     {
+      key: 'timeseries',
       name: `service grouped timeseries, page ${pageNumber}`,
       origin: stack.serviceUrl,
       requests: one(pagePath),
       connections: CONNECTIONS,
       against: 'service grouped timeseries (6 months, page 1)',
     },
-    { name: 'service GET /v3/orders?size=25', origin: stack.serviceUrl, requests: one('/v3/orders?page=1&size=25'), connections: CONNECTIONS },
+    { key: 'orders', name: 'service GET /v3/orders?size=25', origin: stack.serviceUrl, requests: one('/v3/orders?page=1&size=25'), connections: CONNECTIONS },
     {
+      key: 'availability',
       name: 'service POST availability (14 days)',
       origin: stack.serviceUrl,
       requests: [{ method: 'POST', path: '/v3/order/phlebotomy/appointment/availability', headers: { ...headers, 'content-type': 'application/json' }, body: availabilityBody }],
       connections: CONNECTIONS,
     },
     {
+      key: 'bff',
       name: 'BFF GET /api/users?range=[0,24]',
       origin: stack.bffUrl,
       requests: one(`/api/users?range=${encodeURIComponent('[0,24]')}`, bffHeaders),
@@ -153,6 +161,7 @@ async function benchStore(stack: Stack, log: (s: string) => void): Promise<{ row
       against: 'service GET /v2/user/?limit=25',
     },
     {
+      key: 'mixed',
       name: `${MIXED_CONNECTIONS} concurrent mixed GETs`,
       origin: stack.serviceUrl,
       requests: [
@@ -164,7 +173,7 @@ async function benchStore(stack: Stack, log: (s: string) => void): Promise<{ row
     },
   ];
   const rows: Row[] = [];
-  for (const t of targets) {
+  for (const t of targets.filter((x) => wanted(x.key))) {
     log(`${store}: ${t.name}…`);
     await settle(t.origin);
     const m = await measure(t, DURATION);
@@ -223,7 +232,7 @@ async function main() {
         const result = await benchStore(stack, log);
         rows.push(...result.rows);
         starts.push({ store: stack.store, seconds: stack.firstStartSeconds, memory: result.memory });
-        if (!databaseUrl && process.env.BENCH_DASHBOARD !== '0') {
+        if (!databaseUrl && process.env.BENCH_DASHBOARD !== '0' && wanted('dashboard')) {
           log('the dashboard: initial JS, first rows after a cold load, Lighthouse…');
           dashboard = await benchDashboard({
             running: { url: stack.bffUrl, email: stack.staff.email, password: stack.staff.password },
@@ -234,8 +243,10 @@ async function main() {
       } finally {
         await stack.stop();
       }
-      log(`bulk import of timeseries on ${databaseUrl ? 'PostgreSQL' : 'the embedded store'}…`);
-      imports.push(await benchImportTimeseries({ databaseUrl, points: setting('BENCH_IMPORT_POINTS', 100_000) }));
+      if (wanted('import')) {
+        log(`bulk import of timeseries on ${databaseUrl ? 'PostgreSQL' : 'the embedded store'}…`);
+        imports.push(await benchImportTimeseries({ databaseUrl, points: setting('BENCH_IMPORT_POINTS', 100_000) }));
+      }
     }
     // Large answers (an order page) are bounded by writing their bytes: their own ceiling is the
     // bare server answering a body of the same size.
@@ -249,7 +260,7 @@ async function main() {
     ceiling.stop();
   }
   const ceilingRps = ceilings.reduce((n, c) => n + c.rps, 0) / ceilings.length;
-  const js = initialJs();
+  const js = wanted('dashboard') ? initialJs() : null;
 
   console.log('');
   console.log(
@@ -290,9 +301,9 @@ async function main() {
     ),
   );
   console.log('');
-  console.log(`dashboard initial JS: ${js.files} files, ${fixed(js.raw / 1024, 0)} KiB raw, ${fixed(js.gzip / 1024, 0)} KiB gzip`);
+  if (js) console.log(`dashboard initial JS: ${js.files} files, ${fixed(js.raw / 1024, 0)} KiB raw, ${fixed(js.gzip / 1024, 0)} KiB gzip`);
   if (dashboard) console.log(formatDashboardFigures(dashboard));
-  console.log(`ceiling ${fixed(ceilingRps, 0)} req/s (mean of start and end); total run ${fixed((Date.now() - began) / 1000, 0)} s`);
+  console.log(`ceiling ${fixed(ceilingRps, 0)} req/s (mean of start and end); load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; total run ${fixed((Date.now() - began) / 1000, 0)} s`);
   if (process.env.BENCH_JSON) {
     fs.writeFileSync(process.env.BENCH_JSON, JSON.stringify({ ceilingRps, ceilings, sizedCeilings: Object.fromEntries(sizedCeilings), rows, starts, imports, dashboard, initialJs: js }, null, 2));
   }

@@ -137,6 +137,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       SESSION_SECRET: randomBytes(32).toString('hex'),
       ADMIN_EMAIL: staff.email,
       ADMIN_PASSWORD: staff.password,
+      // BENCH_BFF_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=.tmp/prof": flags for the BFF process alone.
+      ...(process.env.BENCH_BFF_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_BFF_NODE_OPTIONS }),
     });
     await waitHealthy(bffUrl, bff, 'the BFF');
     return { store: database ? 'postgres' : 'embedded', serviceUrl, bffUrl, apiKey, staff, firstStartSeconds, servicePid: service.pid ?? 0, stop };
