@@ -106,7 +106,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const children: ChildProcess[] = [];
   const run = (name: 'service' | 'bff', env: NodeJS.ProcessEnv) => {
     const { script, execArgv } = nodeEntry(name, true);
-    const child = spawn(process.execPath, [...execArgv, script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    // BENCH_BFF_NODE_ARGS="--cpu-prof --cpu-prof-dir=.tmp/prof": node flags for the BFF process alone.
+    const extra = name === 'bff' ? (process.env.BENCH_BFF_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
+    const child = spawn(process.execPath, [...extra, ...execArgv, script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(child);
     return child;
   };
@@ -137,8 +139,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       SESSION_SECRET: randomBytes(32).toString('hex'),
       ADMIN_EMAIL: staff.email,
       ADMIN_PASSWORD: staff.password,
-      // BENCH_BFF_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=.tmp/prof": flags for the BFF process alone.
-      ...(process.env.BENCH_BFF_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_BFF_NODE_OPTIONS }),
+      // As `npm start` does: on PostgreSQL the BFF keeps its own schema there too (not PGlite).
+      ...(database ? { DATABASE_URL: database.url } : {}),
     });
     await waitHealthy(bffUrl, bff, 'the BFF');
     return { store: database ? 'postgres' : 'embedded', serviceUrl, bffUrl, apiKey, staff, firstStartSeconds, servicePid: service.pid ?? 0, stop };
