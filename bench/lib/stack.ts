@@ -74,7 +74,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** A database of its own on the given server, dropped by the returned function. */
-async function freshDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `labdesk_bench_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
