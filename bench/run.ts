@@ -19,7 +19,7 @@
  * BENCH_DASHBOARD=0 to leave the dashboard out, BENCH_LIGHTHOUSE=0 to leave Lighthouse out,
  * BENCH_IMPORT_POINTS (default 100,000) for the import. BENCH_TARGETS=mixed,users,… measures only
  * the named targets (users, timeseries, page, orders, availability, bff, mixed; `import` and
- * `dashboard` add those), to iterate on one figure; BENCH_STORES=postgres (or embedded) one store.
+ * `dashboard` add those), to iterate on one figure (BENCH_ONLY is the same); BENCH_STORES=postgres (or embedded) one store.
  * The mixed target is followed by its per-endpoint latencies (bench/lib/breakdown.ts) unless
  * BENCH_BREAKDOWN=0. BENCH_SERVICE_VARIANTS='{"before":{"X":"1"},"after":{}}' starts the service once
  * per variant with that extra environment and labels its rows, to compare settings in one run.
@@ -41,8 +41,9 @@ const DURATION = setting('BENCH_DURATION', 8);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 20);
 const MIXED_CONNECTIONS = setting('BENCH_MIXED_CONNECTIONS', 200);
 const root = fileURLToPath(new URL('..', import.meta.url));
-/** BENCH_TARGETS: the targets to measure (all when unset). */
-const ONLY = process.env.BENCH_TARGETS ? new Set(process.env.BENCH_TARGETS.split(',').map((t) => t.trim()).filter(Boolean)) : null;
+/** BENCH_TARGETS (or its other name BENCH_ONLY): the targets to measure (all when unset). */
+const targetList = process.env.BENCH_TARGETS ?? process.env.BENCH_ONLY;
+const ONLY = targetList ? new Set(targetList.split(',').map((t) => t.trim()).filter(Boolean)) : null;
 const wanted = (key: string) => !ONLY || ONLY.has(key);
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 const breakdowns: { store: string; rps: number; endpoints: EndpointLatency[]; perConnection: { min: number; median: number; max: number } }[] = [];
