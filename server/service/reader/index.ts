@@ -115,7 +115,7 @@ async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | 
   const reasons: ReviewReason<ResultReviewCode>[][] = [];
   const matched: Parameters<typeof consistencyReasons>[0] = [];
   for (const raw of table.results) {
-    const interpreted = interpret(raw);
+    const interpreted = interpret(raw, metadata.gender);
     const loinc = matchLoinc(raw.testName, {
       units: raw.units,
       panel: raw.panel,

@@ -64,7 +64,7 @@ export function extractMetadata(input: Row[]): MetadataRead {
 
   // An identity the report contradicts is left for a person to enter rather than guessed.
   for (const f of IDENTITY) if (store[f]?.doubtful) delete store[f];
-  const name = splitName(store.name?.value ?? '');
+  const name = SPANISH_LABELS.test(rows.map((r) => r.text).join('\n')) ? splitSpanishName(store.name?.value ?? '') : splitName(store.name?.value ?? '');
   const first = store.first?.value ?? name.first;
   const last = store.last?.value ?? name.last;
 
@@ -92,6 +92,25 @@ export function extractMetadata(input: Row[]): MetadataRead {
   const missing = (['patient_first_name', 'patient_last_name', 'dob', 'lab_name'] as const).filter((k) => !metadata[k]);
   const found = (Object.keys(metadata) as MetadataKey[]).filter((k) => !!metadata[k]);
   return { metadata, missing, found };
+}
+
+/** Labels only a report written in Spanish prints. */
+const SPANISH_LABELS = /(?<!\p{L})(?:paciente|nombre del paciente|fecha de nacimiento|sexo|fecha de (?:toma|reporte|recepci[oó]n|informe))\s*:/iu;
+
+/**
+ * Spanish names carry two surnames, the father's then the mother's: "José Luis García Ramírez" is
+ * José Luis, of the García Ramírez family. Three words or more without a comma: the last two (with
+ * their particles, "de la Cruz") are the surnames; "García Ramírez, José Luis" reads as everywhere.
+ */
+export function splitSpanishName(name: string): { first: string; last: string } {
+  const plain = splitName(name);
+  if (name.includes(',')) return plain;
+  const words = name.replace(/^(?:sr|sra|srta|dr|dra)\.?\s+/i, '').replace(/\s+/g, ' ').trim().split(' ');
+  if (words.length < 3) return plain;
+  let start = words.length - 2;
+  while (start > 1 && /^(?:de|del|la|las|los|y)$/i.test(words[start - 1]!)) start--;
+  if (start < 1) return plain;
+  return { first: words.slice(0, start).join(' '), last: words.slice(start).join(' ') };
 }
 
 /**

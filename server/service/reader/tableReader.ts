@@ -4,7 +4,7 @@ import { similarWords } from './fuzzy';
 import { matchLoinc } from './loinc';
 import { decimalRestored, minConfidence } from './rows';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
-import { flagKind, isDotNoise, isKnownQualitative, isLeader, isMarksOnly, LEADER_RUN, parseRange, parseValueCell, SIGN_FLAG, type ValueCell } from './values';
+import { flagKind, isDotNoise, isKnownQualitative, isLeader, isMarksOnly, LEADER_RUN, parseRange, parseValueCell, sexSpecificPart, SIGN_FLAG, type ValueCell } from './values';
 
 /**
  * Reads result tables out of rows, the way US reports print them:
@@ -123,6 +123,13 @@ export function readTables(pages: Row[][]): TableRead {
       out.otherRows.push(row);
       continue;
     }
+    if (isSectionHeading(row, layout)) {
+      // "QUÍMICA SANGUÍNEA" centred over the table: the panel of the rows below, whichever column it falls in.
+      panel = cleanPanelName(row.cells[0]!.text);
+      last = undefined;
+      out.otherRows.push(row);
+      continue;
+    }
     const cols = assignColumns(row, layout);
     const name = withoutFootnoteMark(text(cols.name));
     const valueRoles = (['result', 'inRange', 'outRange'] as const).filter((r) => text(cols[r]));
@@ -146,11 +153,17 @@ export function readTables(pages: Row[][]): TableRead {
       out.otherRows.push(row);
       continue;
     }
+    if (!name && valueRoles.length === 0 && last && rangeWrap(row, cols, last)) {
+      // The range cell went on to a second line ("Hombres: 13.5 - 17.5" over "Mujeres: 12.0 - 15.5").
+      last.result.rangeText = `${last.result.rangeText}; ${text(cols.range)}`;
+      last.row = row;
+      continue;
+    }
     if (!name || valueRoles.length === 0 || isLabel(name)) {
       // Data in a value column without a test name is a result that could not be read; a
       // labelled line ("Patient Name: ...") reaching into the columns is letterhead.
       // Words alone there ("H/L = outside range  HH/LL = critical") are a legend.
-      if ((valueRoles.length || hasOther) && mayBeResult(row, cols, name) && !isLabel(name)) out.unreadRows++;
+      if ((valueRoles.length || hasOther) && mayBeResult(row, cols, name) && !isLabel(name)) { out.unreadRows++; if (process.env.DEBUG_UNREAD) console.error("UNREAD", row.text); }
       out.otherRows.push(row);
       continue;
     }
@@ -163,7 +176,7 @@ export function readTables(pages: Row[][]): TableRead {
     if ((result.value.kind === 'unparseable' && !knownName) || (!layoutConfirmed && !knownName)) {
       // Words reaching into the value column ("H/L = outside range", "Reviewed by: ____") are a
       // legend or a form line; anything else there may be a result whose name was lost.
-      if (mayBeResult(row, cols, name)) out.unreadRows++;
+      if (mayBeResult(row, cols, name)) { out.unreadRows++; if (process.env.DEBUG_UNREAD) console.error("UNREAD", row.text); }
       out.otherRows.push(row);
       continue;
     }
@@ -354,6 +367,17 @@ export function columnAt(columns: readonly { x: number }[], x: number, tolerance
   return k;
 }
 
+/**
+ * A line with text only in the range column, right under a result whose range it continues: the
+ * result's range ends without a closing bound or is labelled per sex, as the line is.
+ */
+function rangeWrap(row: Row, cols: Assigned, last: { result: RawResult; row: Row }): boolean {
+  const roles = Object.keys(cols).filter((r) => text(cols[r as ColumnRole]));
+  if (roles.length !== 1 || roles[0] !== 'range' || !last.result.rangeText) return false;
+  if (row.page !== last.row.page || row.y - last.row.y > WRAP_GAP_EM * Math.max(row.height, last.row.height)) return false;
+  return sexSpecificPart(`${last.result.rangeText}; ${text(cols.range)}`, undefined) !== undefined;
+}
+
 function assignColumns(row: Row, columns: Column[]): Assigned {
   const out: Assigned = {};
   const tolerance = COLUMN_TOLERANCE_EM * row.height;
@@ -509,6 +533,9 @@ function isLabel(name: string): boolean {
 
 const PANEL_WORDS =
   /\b(panel|profile|cbc|differential|diff|metabolic|cmp|bmp|urinalysis|lipid|lipids|thyroid|hepatitis|iron|vitamin|chemistry|hematology|serology|immunology|endocrinology|microscopic|macroscopic|dipstick|screen|coagulation|hormones?|a1c|tibc|(complete )?blood count|comp\.?)\b/i;
+/** The same headings in Spanish and German reports ("QUÍMICA SANGUÍNEA", "Klinische Chemie", "Blutbild"). */
+const FOREIGN_PANEL_WORDS =
+  /(?<!\p{L})(química|biometría|hemática|hematología|perfil|lípidos|tiroideo|examen general|orina|coagulación|inmunología|serología|hormonas|klinische chemie|hämatologie|blutbild|gerinnung|serologie|urinstatus|harn|lipide|schilddrüse|hormone)(?!\p{L})/iu;
 
 function isContinuation(row: Row, prev: Row, previousName: string, tail: string): boolean {
   if (row.page !== prev.page || row.y - prev.y > WRAP_GAP_EM * Math.max(row.height, prev.height)) return false;
@@ -524,16 +551,39 @@ function isContinuation(row: Row, prev: Row, previousName: string, tail: string)
 
 function isPanelHeader(name: string, rows: Row[], i: number, layout: Column[]): boolean {
   if (isLabel(name) || name.split(' ').length > 8 || /[.;]$/.test(name)) return false;
-  if (PANEL_WORDS.test(name)) return true;
-  // Otherwise: a short title directly followed by a result row.
-  const next = rows[i + 1];
-  if (!next || next.page !== rows[i]!.page) return false;
-  const cols = assignColumns(next, layout);
-  return !!(text(cols.name) && (text(cols.result) || text(cols.inRange) || text(cols.outRange)));
+  if (PANEL_WORDS.test(name) || FOREIGN_PANEL_WORDS.test(name)) return true;
+  // Otherwise: a short title followed by a result row, perhaps after a labelled line under the
+  // heading ("Muestra: Suero", "Specimen: Serum").
+  for (let k = i + 1; k <= i + 2 && k < rows.length; k++) {
+    const next = rows[k]!;
+    if (next.page !== rows[i]!.page) return false;
+    const cols = assignColumns(next, layout);
+    const nextName = text(cols.name);
+    if (nextName && (text(cols.result) || text(cols.inRange) || text(cols.outRange))) return !isLabel(nextName);
+    if (!isLabel(next.text)) return false;
+  }
+  return false;
+}
+
+/**
+ * A heading set away from the name column (centred over the table, or indented): one cell, no
+ * digits, a panel's words or several words in capitals. Never a qualitative result or a flag that
+ * lost its name ("NEGATIVE", "HIGH"): those stay rows that could not be read.
+ */
+export function isSectionHeading(row: Row, layout: readonly Column[]): boolean {
+  if (row.cells.length !== 1) return false;
+  const cell = row.cells[0]!;
+  const words = cell.text.replace(/\s*\((?:cont(?:\.|inued)?|continúa|fortsetzung)\)\s*$/i, '').trim();
+  if (!words || /\d/.test(words) || isLabel(words) || /[.;]$/.test(words) || words.split(' ').length > 8) return false;
+  if (isKnownQualitative(words) || flagKind(words)) return false;
+  const nameColumn = layout.find((c) => c.role === 'name');
+  if (!nameColumn || cell.x <= nameColumn.x + COLUMN_TOLERANCE_EM * row.height * 2) return false;
+  const capitals = /\p{Lu}/u.test(words) && words === words.toUpperCase() && words.split(' ').length >= 2;
+  return capitals || PANEL_WORDS.test(words) || FOREIGN_PANEL_WORDS.test(words);
 }
 
 function cleanPanelName(name: string): string {
-  return name.replace(/\s*\((cont(\.|inued)?)\)\s*$/i, '').trim();
+  return name.replace(/\s*\((cont(\.|inued)?|continúa|fortsetzung)\)\s*$/i, '').trim();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -41,6 +41,21 @@ export function flagKind(token: string): FlagKind | undefined {
   return FLAG_WORDS[t];
 }
 
+/**
+ * Qualitative results as Spanish and German laboratories print them ("Negativo", "Trazas",
+ * "Amarillo", "Transparente"; "negativ", "nicht nachweisbar", "klar"): a result, never a word to
+ * send to review for not being English.
+ */
+const QUALITATIVE_FOREIGN = [
+  'negativo', 'negativa', 'positivo', 'positiva', 'reactivo', 'no reactivo', 'detectado', 'no detectado', 'ausente',
+  'presente', 'trazas', 'indicios', 'escasos', 'escasas', 'moderado', 'moderados', 'abundante', 'abundantes',
+  'amarillo', 'amarillo claro', 'amarillo paja', 'amarillo oscuro', 'ámbar', 'paja', 'incoloro', 'rojizo',
+  'transparente', 'claro', 'ligeramente turbio', 'turbio', 'opalescente',
+  'negativ', 'positiv', 'nachweisbar', 'nicht nachweisbar', 'reaktiv', 'nicht reaktiv', 'grenzwertig', 'klar',
+  'gelb', 'hellgelb', 'trüb', 'leicht trüb', 'spuren',
+];
+const FOREIGN_QUALITATIVE_VALUE = new RegExp(`^(?:${QUALITATIVE_FOREIGN.join('|')})$`, 'iu');
+
 /** Words a qualitative result is made of (so "Not Detected" is a value, not a value and a flag). */
 const QUALITATIVE = new Set([
   'negative', 'positive', 'reactive', 'nonreactive', 'non-reactive', 'non', 'not', 'detected', 'none', 'undetected',
@@ -49,6 +64,8 @@ const QUALITATIVE = new Set([
   'pale', 'dark', 'orange', 'red', 'brown', 'green', 'normal', 'abnormal', 'see', 'note', 'comment', 'pending', 'tnp',
   'qns', 'cancelled', 'canceled', 'repeated', 'verified', 'immune', 'nonimmune', 'non-immune', 'weakly', 'weak',
   '1+', '2+', '3+', '4+', '+', '++', '+++',
+  // Spanish and German reports print the same results in their own words.
+  ...QUALITATIVE_FOREIGN.flatMap((w) => w.split(' ')),
 ]);
 
 /** The words a reader can trust as a qualitative result (anything else is treated as unparseable). */
@@ -59,10 +76,12 @@ const KNOWN_QUALITATIVE_VALUES = [
   /^(normal|abnormal|immune|non-?immune|weakly (positive|reactive)|[1-4]\+|trace-?lysed|trace-?intact)$/i,
 ];
 
-export const BOOLEAN_VALUES = /^(negative|positive|reactive|non-?reactive|non reactive|not detected|none detected|detected|undetected|present|absent)$/i;
+export const BOOLEAN_VALUES =
+  /^(negative|positive|reactive|non-?reactive|non reactive|not detected|none detected|detected|undetected|present|absent|negativ[oa]?|positiv[oa]?|(?:no |nicht )?reactivo|(?:nicht )?reaktiv|(?:no )?detectado|(?:nicht )?nachweisbar|ausente|presente)$/i;
 
 export function isKnownQualitative(value: string): boolean {
-  return KNOWN_QUALITATIVE_VALUES.some((re) => re.test(value.trim()));
+  const v = value.trim();
+  return KNOWN_QUALITATIVE_VALUES.some((re) => re.test(v)) || FOREIGN_QUALITATIVE_VALUE.test(v);
 }
 
 /** Comparators as labs spell them -> `<`, `>`, `<=`, `>=`. */
@@ -195,8 +214,27 @@ export function titerDenominator(text: string): number | undefined {
 /** Units after a range: after a space anything ("10*3/uL"), glued only if it starts with a non-digit. */
 const UNITS_AFTER = String.raw`(?:\s+(.+)|([^\d\s.,].*))?`;
 
+const MALE_LABEL = /^(?:hombres?|varones?|masculino|men|males?|m|männer|männlich)$/i;
+const FEMALE_LABEL = /^(?:mujeres?|femenino|women|females?|f|frauen|weiblich)$/i;
+
+/**
+ * A range printed per sex ("Hombres: 13.5 - 17.5; Mujeres: 12.0 - 15.5", "M: 0.7-1.3 / F: 0.5-1.1"):
+ * the patient's part, or undefined when the range is not per sex. `null` when it is, but the
+ * patient's sex is unknown or not among the parts: then there are no bounds to compare with.
+ */
+export function sexSpecificPart(text: string, sex: 'female' | 'male' | 'other' | undefined): string | null | undefined {
+  const parts = text.split(/\s*(?:;|\s\/\s|\n)\s*/).map((p) => /^([\p{L}]+)\s*:\s*(.+)$/u.exec(p.trim()));
+  if (parts.length < 2 || parts.some((p) => !p || !(MALE_LABEL.test(p[1]!) || FEMALE_LABEL.test(p[1]!)))) return undefined;
+  const label = sex === 'male' ? MALE_LABEL : sex === 'female' ? FEMALE_LABEL : undefined;
+  const mine = label && parts.find((p) => label.test(p![1]!));
+  return mine ? mine[2]!.trim() : null;
+}
+
 /** Parses a printed reference range; unknown shapes keep their text and no bounds. */
-export function parseRange(raw: string): ParsedRange {
+export function parseRange(raw: string, sex?: 'female' | 'male' | 'other'): ParsedRange {
+  const perSex = sexSpecificPart(raw.replace(/[ \t]+/g, ' ').trim(), sex);
+  if (perSex === null) return { text: raw.replace(/\s+/g, ' ').trim(), minInclusive: true, maxInclusive: true };
+  if (perSex !== undefined) return { ...parseRange(perSex), text: raw.replace(/\s+/g, ' ').trim() };
   // "(3.5-5.1)", "[3.5-5.1]", "{3.5-5.1}": a range in brackets is the same range.
   const text = normalizeComparators(raw.replace(/\s+/g, ' ').trim())
     .replace(/\s*\(calc\)\s*/i, ' ')

@@ -81,6 +81,18 @@ const CITY_LINE = new RegExp(String.raw`^${CITY_STATE_ZIP}`, 'u');
 /** A German, Austrian or Swiss address: the street, then its number, then the postcode and town ("Kaiserstraße 12 · 60311 Frankfurt am Main"). */
 const EU_ONE_LINE =
   /(?<![\p{L}\p{N}])\p{Lu}[\p{L}.'-]*(?:\s[\p{L}.'-]+){0,2}?(?:stra(?:ß|ss|B|R)e|str\.|weg|platz|allee|ring|gasse|damm|ufer|chaussee|markt|graben)\s+\d{1,4}[a-z]?\s*[,·•|–-]\s*(?:[ADCH]-)?\d{4,5}\s+\p{Lu}[\p{L}.'-]*(?:\s(?:am|an|der|im|bei|ob|\p{Lu}[\p{L}.'-]*)){0,3}/u;
+/**
+ * A Latin American, Spanish, Portuguese, French or Italian address: the street's kind first
+ * ("Av.", "Calle", "Rua", "Via"), its number, perhaps the neighbourhood ("Col. Roma"), then the
+ * postcode and town, and perhaps the state ("44130 Guadalajara, Jal."); a phone after it is not part of it.
+ */
+const STREET_FIRST_ONE_LINE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:Av\.|Avda\.|Avenida|Calle|C/|Calz\.|Calzada|Blvd\.|Bulevar|Boulevard|Paseo|Carrera|Cra\.|Prol\.|Prolongación|Periférico|Circuito|Carretera|Rua|R\.|Travessa|Via|Viale|Corso|Piazza|Rue|Avenue|Plaza|Pza\.)\s+` +
+    String.raw`[\p{L}\p{N}.'° -]{2,60}?\s(?:No\.?\s*|#\s*)?\d{1,5}[A-Za-z]?(?:[ -](?:int\.?|local|piso|depto\.?)\s*[\p{L}\p{N}-]+)?` +
+    String.raw`(?:,\s*(?:Col\.|Colonia|Fracc\.|Fraccionamiento|Barrio|Bairro|Urb\.)\s+[\p{L}\p{N}.' -]{2,50}?)?` +
+    String.raw`,\s*(?:C\.?\s?P\.?\s*)?\d{4,5}(?:-\d{3})?\s+\p{Lu}[\p{L}.' -]*?(?:,\s*\p{Lu}[\p{L}.]*(?:\s\p{Lu}[\p{L}.]*)?)?(?=\s*(?:[·•|]|$|\s(?:Tel|Tél|Fax)\b))`,
+  'u',
+);
 const STREET_LINE = /^\d{1,6}[A-Z]?(?:-\d{1,4})?\s+\p{L}[\p{L}\p{N}.'#&,/ -]{2,60}$/u;
 const SUITE_LINE = /^(?:suite|ste\.?|unit|floor|fl\.?|bldg\.?|building|room|#)\s*[\p{L}\p{N}-]+$/iu;
 
@@ -102,6 +114,11 @@ function candidates(rows: Row[]): Candidate[] {
         // OCR reads the ß of "straße" as a B or an R.
         // A dash between the street and the postcode is a separator, as a dot is.
         out.push({ address: tidy(eu[0].replace(/stra[BR]e\b/, 'straße').replace(/\s+[–-]\s+(?=(?:[ADCH]-)?\d{4,5}\s)/, ', ')), row: i, cell });
+        continue;
+      }
+      const streetFirst = STREET_FIRST_ONE_LINE.exec(cell.text);
+      if (streetFirst) {
+        out.push({ address: tidy(streetFirst[0]), row: i, cell });
         continue;
       }
       const one = ONE_LINE.exec(cell.text);
