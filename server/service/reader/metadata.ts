@@ -61,6 +61,7 @@ export function extractMetadata(input: Row[]): MetadataRead {
   rows.forEach((row, i) => readRow(rows, i, store));
   readLetter(rows, store);
   readNameHeading(rows, store);
+  readSignature(rows, store);
 
   // An identity the report contradicts is left for a person to enter rather than guessed.
   for (const f of IDENTITY) if (store[f]?.doubtful) delete store[f];
@@ -321,6 +322,28 @@ function readLetter(rows: Row[], store: Store): void {
       store.name = { value: v, rank: 2, row: i, cell };
     }
   });
+}
+
+/** Closings of a letter: the signature under them is its writer's. */
+const VALEDICTION = /^(?:sincerely|yours (?:sincerely|truly|faithfully)|(?:best|kind|warm|with best)? ?regards|respectfully|cordially|best wishes|atentamente|saludos cordiales|cordialmente|mit freundlichen gr(?:ü|ue)(?:ß|ss)en)[,.]?$/i;
+
+/**
+ * A letter signed by a clinician ("Sincerely," over "Samir Haddad, MD") was written by the one who
+ * ordered the tests, when no label names a provider. Someone else signing (a lab manager, no
+ * title or credential) names nobody.
+ */
+function readSignature(rows: Row[], store: Store): void {
+  if (store.provider) return;
+  const at = rows.findIndex((r) => r.cells.length === 1 && VALEDICTION.test(r.cells[0]!.text.trim()));
+  if (at < 0) return;
+  for (let k = at + 1; k <= at + 3 && k < rows.length && rows[k]!.page === rows[at]!.page; k++) {
+    const cell = rows[k]!.cells[0]!;
+    const v = providerValue(cell.text);
+    if (v && isClinician(v)) {
+      store.provider = { value: v, rank: 3, row: k, cell };
+      return;
+    }
+  }
 }
 
 /** A line of the patient's identifiers: a birth date or a record number. */

@@ -47,6 +47,8 @@ export interface RawResult {
   /** OCR: lowest character confidence of the value, flag, units and range (undefined for text PDFs). */
   valueConfidence?: number;
   nameConfidence?: number;
+  /** Text layer: the value is printed in bold (see markBoldAbnormal). */
+  valueBold?: boolean;
   /** OCR: a decimal point in the value's cells was read from faint shading, not from ink. */
   decimalRestored?: boolean;
   source: 'text' | 'ocr';
@@ -185,7 +187,24 @@ export function readTables(pages: Row[][]): TableRead {
   }
 
   if (!out.headerFound) out.results = readHeaderless(rows, boilerplate, out);
+  markBoldAbnormal(out.results);
   return out;
+}
+
+/** The flag a value printed in bold among values that are not carries (read as "abnormal", FLAG_WORDS). */
+export const BOLD_FLAG = 'printed in bold';
+
+/**
+ * Reports without a flag column mark a result outside its range by printing it in bold ("Results
+ * outside the reference range are shown in bold."). Where a table's values are some bold and some
+ * not, the bold ones carry that mark as their flag (unless a flag is printed): the interpretation
+ * follows it, and a bold value within its range, or a regular one outside it, goes to review as
+ * any flag that disagrees with its range does. A table all in bold says nothing.
+ */
+export function markBoldAbnormal(results: RawResult[]): void {
+  const marked = results.filter((r) => r.valueBold !== undefined);
+  if (!marked.some((r) => r.valueBold) || !marked.some((r) => !r.valueBold)) return;
+  for (const r of marked) if (r.valueBold && !r.flag) r.flag = BOLD_FLAG;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -431,6 +450,8 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
   if (rangeText && range?.units && units === range.units) rangeText = rangeText.slice(0, rangeText.lastIndexOf(range.units)).trim() || undefined;
   if (value.problem) problem('unparseable_value', `The value cell could not be read cleanly: ${value.problem}.`);
 
+  const printedValue = cols[column] ?? [];
+  const valueBold = printedValue.length > 0 && printedValue.every((it) => it.source === 'text') ? printedValue.every((it) => it.bold) : undefined;
   const valueItems = [cols[column], cols.flag, cols.units, cols.range, cols.rangeLow, cols.rangeHigh].filter((x): x is TextItem[] => !!x);
   const result: RawResult = {
     testName: name,
@@ -438,6 +459,7 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
     page: row.page,
     column,
     problems,
+    ...(valueBold !== undefined ? { valueBold } : {}),
     source: row.cells[0]?.items[0]?.source ?? 'text',
   };
   if (flag) result.flag = flag;

@@ -17,6 +17,8 @@ const FLAG_WORDS: Record<string, FlagKind> = {
   ll: 'LL', 'l*': 'LL', 'critical low': 'LL', 'crit low': 'LL', 'low critical': 'LL',
   c: 'C', crit: 'C', critical: 'C', alert: 'C', 'c!': 'C', '!': 'C', panic: 'C',
   n: 'N', normal: 'N',
+  // A value printed in bold among regular ones (tableReader.ts: markBoldAbnormal); never printed as such.
+  'printed in bold': 'A',
   // A star alone marks a result abnormal without saying which way ("Positive *").
   '*': 'A',
   // German and analyser printouts: "+ = erhöht, - = erniedrigt, ++/-- = kritisch" (read as flags

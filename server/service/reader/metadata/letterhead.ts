@@ -93,6 +93,8 @@ const STREET_FIRST_ONE_LINE = new RegExp(
     String.raw`,\s*(?:C\.?\s?P\.?\s*)?\d{4,5}(?:-\d{3})?\s+\p{Lu}[\p{L}.' -]*?(?:,\s*\p{Lu}[\p{L}.]*(?:\s\p{Lu}[\p{L}.]*)?)?(?=\s*(?:[·•|]|$|\s(?:Tel|Tél|Fax)\b))`,
   'u',
 );
+/** A post-office box with a town after it: "P.O. Box 50512, Dubai", "PO Box 1234, Riyadh 11564". */
+const PO_BOX = /(?<![\p{L}])(?:P\.?\s?O\.?\s?Box|Post Office Box|Apartado(?: Postal)?|Postfach|Caixa Postal)\s+\d{2,7}\s*,\s*\p{Lu}/iu;
 const STREET_LINE = /^\d{1,6}[A-Z]?(?:-\d{1,4})?\s+\p{L}[\p{L}\p{N}.'#&,/ -]{2,60}$/u;
 const SUITE_LINE = /^(?:suite|ste\.?|unit|floor|fl\.?|bldg\.?|building|room|#)\s*[\p{L}\p{N}-]+$/iu;
 
@@ -114,6 +116,13 @@ function candidates(rows: Row[]): Candidate[] {
         // OCR reads the ß of "straße" as a B or an R.
         // A dash between the street and the postcode is a separator, as a dot is.
         out.push({ address: tidy(eu[0].replace(/stra[BR]e\b/, 'straße').replace(/\s+[–-]\s+(?=(?:[ADCH]-)?\d{4,5}\s)/, ', ')), row: i, cell });
+        continue;
+      }
+      // "Building 64, Dubai Healthcare City, P.O. Box 50512, Dubai, United Arab Emirates · Tel …": where
+      // there are no street numbers, the post-office box and the town make the address.
+      const box = cell.text.split(/\s+[·•|]\s+/).find((part) => PO_BOX.test(part) && !/^(?:tel|phone|fax)\b/i.test(part));
+      if (box) {
+        out.push({ address: tidy(box.replace(/^[^:]{0,30}address\s*:\s*/i, '')), row: i, cell });
         continue;
       }
       const streetFirst = STREET_FIRST_ONE_LINE.exec(cell.text);
