@@ -1,7 +1,7 @@
 import { isoDateOf } from '../../contract/printedDate';
 import type { Cell, ResultMetadata, Row } from './types';
 import { findLabels, wholeLabel, withLabelSnapped, type Field, type Label, type LabelMatch } from './metadata/labels';
-import { labAddress, letterheadLab } from './metadata/letterhead';
+import { cliaLineLab, labAddress, letterheadLab } from './metadata/letterhead';
 import {
   cliaValue,
   dateTimeValue,
@@ -71,7 +71,10 @@ export function extractMetadata(input: Row[]): MetadataRead {
 
   // The reporting lab: a "Laboratory:" label, else the letterhead, else the performing site
   // (which may be a subcontractor, and is often printed with a site code).
-  const letterhead = letterheadLab(rows);
+  // A letterhead that names no laboratory (a clinic's logo line) gives way to the lab named on its CLIA line.
+  const footerLab = cliaLineLab(rows);
+  const head = letterheadLab(rows);
+  const letterhead = footerLab && (!head || !LAB_WORDS.test(head.name)) ? footerLab : head;
   // A hospital's letterhead and "performed by Saint Anselm Medical Center Laboratory": the lab is the
   // performing one, which names the letterhead's institution and its laboratory.
   const ownLab = store.lab && letterhead && normalised(store.lab.value).startsWith(normalised(letterhead.name)) && store.lab.value.length > letterhead.name.length;

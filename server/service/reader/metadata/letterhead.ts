@@ -40,6 +40,28 @@ export function letterheadLab(rows: Row[]): { name: string; row: number; cell: C
   return logoLine(rows);
 }
 
+/** A CLIA number, with or without its label. */
+const CLIA_MARK = /\bCLIA\b|(?<![A-Z0-9])\d{2}D\d{7}(?![A-Z0-9])/;
+
+/**
+ * The lab named at the head of its own footer line, without a label: "Acme Clinical Labs · 100 Main
+ * Street, Springfield, IL 62701 · CLIA #14D0123456". Only a name with a laboratory's words counts,
+ * on a line that carries a CLIA number (which is the lab's own).
+ */
+export function cliaLineLab(rows: Row[]): { name: string; row: number; cell: Cell } | undefined {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (!CLIA_MARK.test(row.text)) continue;
+    for (const cell of row.cells) {
+      const head = cell.text.split(/\s+[·•|]\s+|\s{2,}/)[0]!.trim();
+      if (/:|\bperform(?:ed|ing)\b/i.test(head) || CLIA_MARK.test(head) || !LAB_WORDS.test(head)) continue;
+      const name = labValue(head, true);
+      if (name && !DEPARTMENT.test(name)) return { name, row: i, cell };
+    }
+  }
+  return undefined;
+}
+
 /**
  * A letterhead whose name says nothing of a lab ("Sonora Quest", "ARUP"): one of the first three
  * lines, printed larger than the text under it, with the lab's address right below it.

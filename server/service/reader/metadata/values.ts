@@ -23,7 +23,8 @@ const LEAD = /^[\s:#\-–=.,|(]*(?:(?:on|of|at)\s+)?/i;
 
 /** A date at the start of the text (the value right after its label), or ''. */
 export function dateValue(text: string): string {
-  return DATE_RE.exec(text.replace(LEAD, ''))?.[0] ?? '';
+  // "Age/DOB: 64 / 03/05/1960": the age before the date is no part of it.
+  return DATE_RE.exec(text.replace(LEAD, '').replace(/^\d{1,3}(?:\s*(?:y|yrs?|years?)\s*|\s+)[/,]\s+/, ''))?.[0] ?? '';
 }
 
 /** A date and, when printed, the time after it ("01/15/2024 08:30", "Jan 5, 2024 8:30 AM"). */
@@ -36,8 +37,8 @@ export function genderValue(text: string): '' | 'female' | 'male' | 'other' {
   const tokens = text.replace(LEAD, '').split(/[\s/,()|;-]+/).filter(Boolean).slice(0, 4);
   for (const t of tokens) {
     const w = t.toLowerCase().replace(/\.$/, '');
-    if (w === 'f' || w === 'female' || w === 'woman' || w === 'weiblich' || w === 'w' || w === 'femenino' || w === 'mujer') return 'female';
-    if (w === 'm' || w === 'male' || w === 'man' || w === 'männlich' || w === 'maennlich' || w === 'masculino' || w === 'hombre') return 'male';
+    if (w === 'f' || w === 'fem' || w === 'female' || w === 'woman' || w === 'weiblich' || w === 'w' || w === 'femenino' || w === 'mujer') return 'female';
+    if (w === 'm' || w === 'masc' || w === 'male' || w === 'man' || w === 'männlich' || w === 'maennlich' || w === 'masculino' || w === 'hombre') return 'male';
     if (w === 'x' || w === 'other' || w === 'nonbinary' || w === 'non-binary' || w === 'intersex') return 'other';
     if (/^\d{1,3}(?:y|yo|yrs?|years?)?$/.test(w) || w === 'y' || w === 'yrs' || w === 'years' || w === 'y/o') continue;
     return '';
