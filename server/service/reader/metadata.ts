@@ -106,14 +106,23 @@ const SPANISH_LABELS = /(?<!\p{L})(?:paciente|nombre del paciente|fecha de nacim
  * José Luis, of the García Ramírez family. Three words or more without a comma: the last two (with
  * their particles, "de la Cruz") are the surnames; "García Ramírez, José Luis" reads as everywhere.
  */
+/** Given names that end a compound one ("María José", "Juan Carlos", "Ana Sofía"); surnames seldom are. */
+const COMPOUND_GIVEN =
+  /^(?:jos[eé]|mar[ií]a|luis|carlos|antonio|manuel|miguel|ángel|angel|fernanda|guadalupe|carmen|elena|isabel|teresa|sof[ií]a|eugenia|pablo|francisco|alberto|eduardo|enrique|javier|alejandro|andrea|paula|luisa|cristina|patricia|lourdes|rosa|ana|juan|pedro|daniel|david|rafael|ram[oó]n)$/i;
+
 export function splitSpanishName(name: string): { first: string; last: string } {
   const plain = splitName(name);
   if (name.includes(',')) return plain;
   const words = name.replace(/^(?:sr|sra|srta|dr|dra)\.?\s+/i, '').replace(/\s+/g, ' ').trim().split(' ');
   if (words.length < 3) return plain;
-  let start = words.length - 2;
-  while (start > 1 && /^(?:de|del|la|las|los|y)$/i.test(words[start - 1]!)) start--;
-  if (start < 1) return plain;
+  // "María José Ortega": a compound given name and one surname, when the second word is a given name.
+  if (words.length === 3 && COMPOUND_GIVEN.test(words[1]!)) return { first: words.slice(0, 2).join(' '), last: words[2]! };
+  // Two surnames from the end, each with its particles ("García de la Cruz"), at least one given name before them.
+  let start = words.length;
+  for (let units = 0; units < 2 && start > 1; units++) {
+    start--;
+    while (start > 1 && /^(?:de|del|la|las|los|y)$/i.test(words[start - 1]!)) start--;
+  }
   return { first: words.slice(0, start).join(' '), last: words.slice(start).join(' ') };
 }
 

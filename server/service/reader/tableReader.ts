@@ -235,13 +235,13 @@ const HEADER_PATTERNS: [RegExp, ColumnRole][] = [
   [/^(resultados?)$/, 'result'],
   [/^(unidad|unidades)$/, 'units'],
   [/^(valores? de referencia|intervalo de referencia|rango de referencia|valores? normales|rango)$/, 'range'],
-  [/^(units?|unit of measure|uom)$/, 'units'],
-  [/^(flags?|abn|abnormal|abnormal flag|h ?l)$/, 'flag'],
+  [/^(units?|unit s|unit of measure|units of measure|measurement units?|uom|u m)$/, 'units'],
+  [/^(flags?|abn|abnormal|abnormal flag|abnormal indicator|indicator|alert|h ?l|a ?n|interpretation|interp)$/, 'flag'],
   // The result's status (Final, Corrected, Preliminary); some labs print their H/L there.
   [/^(?:result )?status$/, 'status'],
-  [/\bresults?\b|^value$|^your (value|result)$/, 'result'],
+  [/\bresults?\b|^values?$|^your (value|result)$|^(?:observed|measured|reported|patient|test) values?$|^(?:observed|measured|findings?|reading|outcome)$/, 'result'],
   [/^(lab|site|performing lab|location)$/, 'lab'],
-  [/\b(date|time|comment|comments|note|notes)\b/, 'other'],
+  [/\b(date|time|comment|comments|note|notes|method|methods|methodology|specimen|sample|code|loinc|cpt|performed|verified|tech|technologist|instrument|analy[sz]er|accession|order|ordered)\b/, 'other'],
 ];
 
 const HEADER_WORDS = ['test', 'tests', 'name', 'result', 'results', 'current', 'and', 'flag', 'previous', 'date', 'units', 'unit',
@@ -315,6 +315,7 @@ export function headerColumns(row: Row, allowRepeats = false): Column[] | undefi
   // Columns headed by collection dates (a cumulative report): the newest is the result, the others history.
   const newest = [...dates].sort((a, b) => b[1] - a[1])[0]?.[0];
   const columns: Column[] = [];
+  let unknown = 0;
   for (const cell of row.cells) {
     if (isSpeck(cell.text)) continue;
     if (dates.has(cell)) {
@@ -322,8 +323,10 @@ export function headerColumns(row: Row, allowRepeats = false): Column[] | undefi
       continue;
     }
     for (const part of headerParts(cell)) {
-      if (!part.role) return undefined;
-      columns.push({ role: part.role, x: part.x });
+      // One column of a name no pattern knows ("Methodik", "Qualifier") does not undo a header
+      // whose other columns are a table's; two do.
+      if (!part.role && (unknown++ > 0 || !/^[\p{L} .()/&-]{2,30}$/u.test(cell.text) || cell.text.includes(':'))) return undefined;
+      columns.push({ role: part.role ?? 'other', x: part.x });
     }
   }
   // A role named twice is two tables side by side (see sideBySideInReadingOrder), not one table.
@@ -339,6 +342,7 @@ export function headerColumns(row: Row, allowRepeats = false): Column[] | undefi
   }
   const roles = new Set(columns.map((c) => c.role));
   const hasValue = roles.has('result') || roles.has('inRange');
+  if (unknown && columns.length < 4) return undefined;
   if (!roles.has('name') || !hasValue || !(roles.has('units') || roles.has('range') || roles.has('rangeLow') || roles.has('rangeHigh'))) return undefined;
   // The name column starts at the page margin whatever the header's own indentation.
   columns.sort((a, b) => a.x - b.x);

@@ -65,7 +65,8 @@ export const LABELS: Label[] = [
   ...label('received', 0, [
     `date\\/time ${RECEIVED}`, `${RECEIVED} date\\/time`, `date ${RECEIVED}`, `${RECEIVED} date`, `specimen ${RECEIVED}`, `${RECEIVED} on`, RECEIVED, 'recibido', 'fecha de recepci[oó]n',
     `${RECEIVED} in lab`, 'date accessioned', 'accessioned', 'arrived', 'date arrived', 'lab receipt',
-    'logged in', 'log-?in date', 'date logged', 'arrival', 'arrival date', 'date of arrival', 'registered', 'registration date', 'date registered',
+    // Not "Registered" or "Arrival": those are the patient's visit, not the specimen's receipt.
+    'logged in', 'log-?in date', 'date logged',
     'eingang', 'eingangsdatum', 'probeneingang', 'laboreingang',
   ], true),
   ...label('reported', 0, [
