@@ -40,7 +40,8 @@ export function genderValue(text: string): '' | 'female' | 'male' | 'other' {
     if (w === 'f' || w === 'fem' || w === 'female' || w === 'woman' || w === 'weiblich' || w === 'w' || w === 'femenino' || w === 'mujer') return 'female';
     if (w === 'm' || w === 'masc' || w === 'male' || w === 'man' || w === 'männlich' || w === 'maennlich' || w === 'masculino' || w === 'hombre') return 'male';
     if (w === 'x' || w === 'other' || w === 'nonbinary' || w === 'non-binary' || w === 'intersex') return 'other';
-    if (/^\d{1,3}(?:y|yo|yrs?|years?)?$/.test(w) || w === 'y' || w === 'yrs' || w === 'years' || w === 'y/o') continue;
+    // An age, or the parts of a birth date printed before the sex ("Birthdate/Sex: 03/05/1960 F").
+    if (/^\d{1,3}(?:y|yo|yrs?|years?)?$/.test(w) || /^(?:19|20)\d{2}$|^\d{1,2}\.\d{1,2}\.\d{2,4}$/.test(w) || w === 'y' || w === 'yrs' || w === 'years' || w === 'y/o') continue;
     return '';
   }
   return '';
