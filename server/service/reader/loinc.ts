@@ -176,6 +176,20 @@ export function acceptsNoUnit(analyte: Analyte): boolean {
   return analyte.units.length === 0 || analyte.results !== 'quantitative' || analyte.units.some((s) => s.units.includes(''));
 }
 
+/** The analyte a LOINC code is (its own code, or the code of one of its units' properties). */
+export function analyteOfCode(code: string): Analyte | undefined {
+  return ANALYTES.find((a) => a.code === code || a.units.some((u) => u.loinc?.code === code));
+}
+
+/**
+ * Codes labs print for a table analyte's variant the table does not list as its own row (the
+ * fasting glucose terms): their long names, for a code read from a LOINC column.
+ */
+export const PRINTED_ONLY_CODES: Readonly<Record<string, string>> = {
+  '14771-0': 'Fasting glucose [Moles/volume] in Serum or Plasma',
+  '1558-6': 'Fasting glucose [Mass/volume] in Serum or Plasma',
+};
+
 export function matchLoinc(testName: string, ctx: MatchContext = {}): LoincResult {
   const norm = normalizeName(testName);
   if (!norm) return { matches: [], method: 'none', ambiguous: false };

@@ -19,7 +19,7 @@ import { flagKind, isDotNoise, isKnownQualitative, isLeader, isMarksOnly, LEADER
  * the wrapped tail of the previous test name, or a comment.
  */
 
-export type ColumnRole = 'name' | 'result' | 'inRange' | 'outRange' | 'flag' | 'units' | 'range' | 'rangeLow' | 'rangeHigh' | 'status' | 'previous' | 'lab' | 'other';
+export type ColumnRole = 'name' | 'loinc' | 'result' | 'inRange' | 'outRange' | 'flag' | 'units' | 'range' | 'rangeLow' | 'rangeHigh' | 'status' | 'previous' | 'lab' | 'other';
 
 interface Column {
   role: ColumnRole;
@@ -47,6 +47,8 @@ export interface RawResult {
   /** OCR: lowest character confidence of the value, flag, units and range (undefined for text PDFs). */
   valueConfidence?: number;
   nameConfidence?: number;
+  /** A LOINC code printed beside the name (a LOINC column), when its check digit holds. */
+  printedLoinc?: string;
   /** Text layer: the value is printed in bold (see markBoldAbnormal). */
   valueBold?: boolean;
   /** OCR: a decimal point in the value's cells was read from faint shading, not from ink. */
@@ -191,6 +193,21 @@ export function readTables(pages: Row[][]): TableRead {
   return out;
 }
 
+/**
+ * A LOINC code as printed ("2823-3"): digits, a dash and the check digit of LOINC's mod-10
+ * algorithm (digits in odd places from the right doubled, then all digits summed).
+ */
+export function isLoincCode(code: string): boolean {
+  const m = /^(\d{1,7})-(\d)$/.exec(code.trim());
+  if (!m) return false;
+  let sum = 0;
+  [...m[1]!].reverse().forEach((d, i) => {
+    const n = Number(d) * (i % 2 === 0 ? 2 : 1);
+    sum += n > 9 ? n - 9 : n;
+  });
+  return (10 - (sum % 10)) % 10 === Number(m[2]);
+}
+
 /** The flag a value printed in bold among values that are not carries (read as "abnormal", FLAG_WORDS). */
 export const BOLD_FLAG = 'printed in bold';
 
@@ -241,6 +258,7 @@ const HEADER_PATTERNS: [RegExp, ColumnRole][] = [
   [/^(?:result )?status$/, 'status'],
   [/\bresults?\b|^values?$|^your (value|result)$|^(?:observed|measured|reported|patient|test) values?$|^(?:observed|measured|findings?|reading|outcome)$/, 'result'],
   [/^(lab|site|performing lab|location)$/, 'lab'],
+  [/^(?:loinc|loinc code|loinc #|loinc no)$/, 'loinc'],
   [/\b(date|time|comment|comments|note|notes|method|methods|methodology|specimen|sample|code|loinc|cpt|performed|verified|tech|technologist|instrument|analy[sz]er|accession|order|ordered)\b/, 'other'],
 ];
 
@@ -470,6 +488,8 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
   if (units) result.units = units;
   if (rangeText) result.rangeText = rangeText;
   if (panel) result.panel = panel;
+  const code = text(cols.loinc);
+  if (isLoincCode(code)) result.printedLoinc = code;
   const valueCells = valueItems.map((items) => ({ items }) as Cell);
   const vc = minConfidence(valueCells);
   const nc = minConfidence([{ items: cols.name ?? [] } as unknown as Cell]);
@@ -565,6 +585,9 @@ const FOREIGN_PANEL_WORDS =
 
 function isContinuation(row: Row, prev: Row, previousName: string, tail: string): boolean {
   if (row.page !== prev.page || row.y - prev.y > WRAP_GAP_EM * Math.max(row.height, prev.height)) return false;
+  // A note in parentheses under the test in smaller type ("(Electrical Impedance)", "(Calculated)"):
+  // the method, not more of the name.
+  if (/^\(.*\)$/.test(tail.trim()) && row.height < 0.9 * prev.height) return false;
   if (tail.split(' ').length > 4 || isLabel(tail)) return false;
   const joined = matchLoinc(`${previousName} ${tail}`);
   if (joined.method === 'exact' || joined.method === 'unit' || joined.method === 'context') return true;
