@@ -106,7 +106,7 @@ export const LABELS: Label[] = [
   ...label('provider', 1, ['ordered by', 'requested by'], true),
   // A German report's sender ("Einsender") heads the ordering practice's block: its first line names the physician.
   ...label('provider', 1, ['einsender']).map((l) => ({ ...l, below: true })),
-  ...label('provider', 2, ['referring physician', 'referring provider', 'referring doctor', 'referring', 'referred by', 'attending physician', 'attending']),
+  ...label('provider', 2, ['ref\\.? by', 'ref\\.? dr\\.?', 'ref\\.? doctor', 'referring physician', 'referring provider', 'referring doctor', 'referring', 'referred by', 'attending physician', 'attending']),
   // "Client" is the ordering account; some reports print the physician there (see values.ts).
   ...label('provider', 3, ['client']),
   ...label('lab', 0, ['laboratory', 'lab name', 'laboratory name', 'lab', 'testing laboratory', 'testing lab']),

@@ -13,7 +13,7 @@ export const DATE = PRINTED_DATE;
 /** 08:30, 8:30 AM, 08:30:15, 0830 (four digits right after a date), with an optional time zone. */
 // A time after the date: "03/12/2024 08:15", "0815", "@ 8:15 AM", "at 8:15", and after a comma only
 // with a colon ("Nov 16, 2024, 7:15 AM"; ", 1234 Main St" is an address).
-const TIME = String.raw`(?:(?:(?:\s+|T|\s*@\s*|\s*\/\s*|\s+at\s+)(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?|(?:[01]\d|2[0-3])[0-5]\d(?!\d)(?:\s?(?:hrs?|h))?)|,\s*\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?)(?:\s+(?:[ECMPA][SD]T|ET|CT|MT|PT|UTC|GMT|CET|BST))?)`;
+const TIME = String.raw`(?:(?:(?:\s+|T|\s*@\s*|\s*\/\s*|\s+at\s+)(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?|(?:[01]\d|2[0-3])[0-5]\d(?!\d)(?:\s?(?:hrs?|h))?)|-(?:[01]\d|2[0-3])[0-5]\d(?!\d)|,\s*\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?)(?:\s+(?:[ECMPA][SD]T|ET|CT|MT|PT|UTC|GMT|CET|BST))?)`;
 
 const DATE_RE = new RegExp(`^${DATE}`, 'i');
 const DATE_TIME_RE = new RegExp(`^${DATE}${TIME}?`, 'i');
@@ -69,7 +69,9 @@ export function specimenValue(text: string): string {
   const token = text.replace(LEAD, '').split(/\s+/)[0]?.replace(/^#/, '').replace(/[,;.]$/, '') ?? '';
   // A date is never the number ("Specimen 2024-01-05 08:30", now that "Specimen" is read without a colon).
   if (new RegExp(`^${PRINTED_DATE}$`, 'i').test(token)) return '';
-  return /^[A-Z0-9][A-Z0-9-]{3,}$/i.test(token) && /\d/.test(token) ? token : '';
+  // "1211:C52641" (MEDITECH: month and day, a colon, the number); a colon between digits alone is a time.
+  if (token.includes(':') && !/^\d{4}:[A-Z]\d{3,}$/i.test(token)) return '';
+  return /^[A-Z0-9][A-Z0-9:-]{3,}$/i.test(token) && /\d/.test(token) ? token : '';
 }
 
 export const CLIA_RE = /(?<![A-Z0-9])\d{2}D\d{7}(?![A-Z0-9])/i;
