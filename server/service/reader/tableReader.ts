@@ -167,7 +167,7 @@ export function readTables(pages: Row[][]): TableRead {
       // Data in a value column without a test name is a result that could not be read; a
       // labelled line ("Patient Name: ...") reaching into the columns is letterhead.
       // Words alone there ("H/L = outside range  HH/LL = critical") are a legend.
-      if ((valueRoles.length || hasOther) && mayBeResult(row, cols, name) && !isLabel(name)) { out.unreadRows++; if (process.env.DEBUG_UNREAD) console.error("UNREAD", row.text); }
+      if ((valueRoles.length || hasOther) && mayBeResult(row, cols, name) && !isLabel(name)) out.unreadRows++;
       out.otherRows.push(row);
       continue;
     }
@@ -180,7 +180,7 @@ export function readTables(pages: Row[][]): TableRead {
     if ((result.value.kind === 'unparseable' && !knownName) || (!layoutConfirmed && !knownName)) {
       // Words reaching into the value column ("H/L = outside range", "Reviewed by: ____") are a
       // legend or a form line; anything else there may be a result whose name was lost.
-      if (mayBeResult(row, cols, name)) { out.unreadRows++; if (process.env.DEBUG_UNREAD) console.error("UNREAD", row.text); }
+      if (mayBeResult(row, cols, name)) out.unreadRows++;
       out.otherRows.push(row);
       continue;
     }

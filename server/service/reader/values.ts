@@ -20,7 +20,7 @@ const FLAG_WORDS: Record<string, FlagKind> = {
   // A value printed in bold among regular ones (tableReader.ts: markBoldAbnormal); never printed as such.
   'printed in bold': 'A',
   // A star alone marks a result abnormal without saying which way ("Positive *").
-  '*': 'A',
+  '*': 'A', '**': 'C',
   // German and analyser printouts: "+ = erhöht, - = erniedrigt, ++/-- = kritisch" (read as flags
   // only where the table says so: see SIGN_FLAG); arrows.
   '+': 'H', '++': 'HH', '-': 'L', '--': 'LL',
@@ -142,8 +142,17 @@ export interface ValueCell {
  * its words ("Not Detected") and only a trailing flag word is taken off ("Positive Abnormal").
  */
 export function parseValueCell(raw: string): ValueCell {
-  const text = normalizeComparators(raw.replace(/\s+/g, ' ').trim());
-  if (!text) return { value: '', kind: 'unparseable', problem: 'the value is empty' };
+  const printed = normalizeComparators(raw.replace(/\s+/g, ' ').trim());
+  if (!printed) return { value: '', kind: 'unparseable', problem: 'the value is empty' };
+  // A star glued before the value marks it abnormal, two stars critical ("*233", "**6.8", "*Positive").
+  const star = /^(\*{1,2})(?=[<>\d\p{L}])/u.exec(printed);
+  if (star) {
+    const cell = parseValueCell(printed.slice(star[0].length));
+    if (cell.flag) cell.problem ??= `more than one flag (${star[1]}, ${cell.flag})`;
+    else cell.flag = star[1];
+    return cell;
+  }
+  const text = printed;
 
   const rangeValue = RANGE_VALUE.exec(text);
   if (rangeValue) return { value: `${rangeValue[1]}-${rangeValue[2]}`, kind: 'range' };

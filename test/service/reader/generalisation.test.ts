@@ -6,7 +6,7 @@ import { matchLoinc } from '../../../server/service/reader/loinc';
 import { extractMetadata } from '../../../server/service/reader/metadata';
 import { readNarrative } from '../../../server/service/reader/narrative';
 import { openPdf, pageText } from '../../../server/service/reader/pdfText';
-import { BOLD_FLAG, markBoldAbnormal, readTables, type RawResult } from '../../../server/service/reader/tableReader';
+import { BOLD_FLAG, isLoincCode, markBoldAbnormal, readTables, type RawResult } from '../../../server/service/reader/tableReader';
 import { isKnownQualitative, parseRange, parseValueCell, sexSpecificPart } from '../../../server/service/reader/values';
 import { page, table, type Line } from './helpers';
 
@@ -236,5 +236,71 @@ describe('metadata', () => {
     expect(P('Birthdate/Sex: 03/05/1960 F')).toMatchObject({ dob: '03/05/1960', gender: 'female' });
     expect(P('Sex: Fem').gender).toBe('female');
     expect(P('M/F: M').gender).toBe('male');
+  });
+});
+
+describe('after merging the 2026-11-29 tuning layouts', () => {
+  it('a LOINC column: the printed code (check digit verified) is the result code; one naming another analyte goes to review', async () => {
+    expect(['2345-7', '14771-0', '2823-3', '718-7'].map(isLoincCode)).toEqual([true, true, true, true]);
+    expect(['2345-8', '14771-1', '3.5-5', '12-34'].map(isLoincCode)).toEqual([false, false, false, false]);
+    const doc = await PDFDocument.create();
+    const pdfPage = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const draw = (x: number, y: number, text: string) => pdfPage.drawText(text, { x, y: 792 - y, size: 9, font });
+    draw(36, 40, 'Lakeside Community Laboratory');
+    draw(36, 60, 'Patient: PETROV, AISHA');
+    draw(300, 60, 'Date of Birth: 1980-11-11');
+    [[36, 'Test'], [180, 'LOINC'], [250, 'Result'], [340, 'Reference Range'], [440, 'Flag']].forEach(([x, t]) => draw(x as number, 100, t as string));
+    [
+      ['Glucose Fasting', '14771-0', '5.8 mmol/L', '3.6 to 6.0'],
+      ['Potassium', '2823-3', '4.1 mmol/L', '3.5 to 5.0'],
+      ['Sodium', '2823-3', '140 mmol/L', '135 to 145'],
+    ].forEach(([name, code, value, range], i) => {
+      const y = 115 + 12 * i;
+      draw(36, y, name!);
+      draw(180, y, code!);
+      draw(250, y, value!);
+      draw(340, y, range!);
+    });
+    const out = await parseLabReport(await doc.save());
+    if (!out.ok) throw new Error(out.failureReason);
+    expect(out.data.results.map((r) => [r.test_name, r.value, r.units, r.loinc_matches?.[0]?.loinc_code, r.min_reference_range, r.max_reference_range])).toEqual([
+      ['Glucose Fasting', '5.8', 'mmol/L', '14771-0', 3.6, 6],
+      ['Potassium', '4.1', 'mmol/L', '2823-3', 3.5, 5],
+      ['Sodium', '140', 'mmol/L', '2951-2', 135, 145],
+    ]);
+    expect(out.data.results[0]!.loinc_matches?.[0]?.loinc_name).toMatch(/^Fasting glucose/);
+    expect(out.reviewReasons.results.map((reasons) => reasons.map((r) => r.code))).toEqual([[], [], ['loinc_ambiguous']]);
+  });
+
+  it('stars glued before a value are its flag: one abnormal, two critical', () => {
+    expect(parseValueCell('*233')).toMatchObject({ value: '233', flag: '*', kind: 'numeric' });
+    expect(parseValueCell('**6.8')).toMatchObject({ value: '6.8', flag: '**', kind: 'numeric' });
+    expect(parseValueCell('*Positive')).toMatchObject({ value: 'Positive', flag: '*', kind: 'qualitative' });
+    expect(parseValueCell('*6.2 H').problem).toMatch(/more than one flag/);
+  });
+
+  it('a method note in parentheses under a test, in smaller type, is not more of its name', () => {
+    const rows = page([
+      [100, [[40, 'Test Name'], [250, 'Value'], [330, 'Unit'], [420, 'Bio. Ref. Interval']]],
+      [120, [[40, 'Haemoglobin'], [250, '14.4'], [330, 'g/dL'], [420, '12.0 - 15.0']]],
+    ]).concat(page([[131, [[40, '(Photometry)']]]], 1, { size: 6.5 }));
+    expect(readTables([rows]).results.map(brief)).toEqual([['Haemoglobin', '14.4', '', 'g/dL', '12.0 - 15.0', '']]);
+  });
+
+  it('dates as 16/Dec/2024 and 12/05/24-0805, Ref. By, Spec #, an address ending in a PIN code', () => {
+    const metadata = extractMetadata(page([
+      [34, [[34, 'Sanjeevani Diagnostics Pvt. Ltd.']]],
+      [48, [[34, 'Plot No. 14, Sector 44, Gurugram, Haryana 122003 · Ph: 0124-555-0190']]],
+      [71, [[40, 'Name'], [104, ': Mrs. MEERA VERMA'], [300, 'Collected on'], [380, ': 16/Dec/2024 08:10 AM']]],
+      [84, [[40, 'Ref. By'], [104, ': Dr. Ravi Chandran'], [300, 'Received'], [380, ': 12/05/24-0836']]],
+      [96, [[40, 'Spec #: 1205:C51090'], [300, 'Reported: 12/05/24-1909']]],
+    ], 1)).metadata;
+    expect(metadata).toMatchObject({
+      patient_last_name: 'VERMA', date_collected: '16/Dec/2024 08:10 AM', date_received: '12/05/24-0836', date_reported: '12/05/24-1909',
+      provider: 'Dr. Ravi Chandran', specimen_number: '1205:C51090', lab_address: 'Plot No. 14, Sector 44, Gurugram, Haryana 122003',
+    });
+    // A time is no specimen number.
+    expect(extractMetadata(page([[40, [[36, 'Patient: Jane Roe'], [300, 'Specimen: 08:05']]]], 1)).metadata.specimen_number).toBeUndefined();
   });
 });

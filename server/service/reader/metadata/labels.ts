@@ -89,6 +89,7 @@ export const LABELS: Label[] = [
     'accession', 'acc(?:ession)?\\.? ?#', 'acc\\.? no\\.?', 'acc', 'sample id', 'sample number', 'sample no\\.?', 'lab id', 'lab no\\.?', 'lab #',
     'lab number', 'laboratory number', 'lab accession', 'accession id', 'lab ref(?:erence)?(?: no\\.?| #)?', 'sample #', 'kit id', 'barcode',
     'auftrags-?nr\\.?', 'auftragsnummer', 'proben-?nr\\.?', 'probennummer', 'labor-?nr\\.?', 'labornummer',
+    'spec #', 'spec\\. #', 'spec no\\.?', 'spec\\. no\\.?', 'spec id',
     'folio', 'no\\. de orden', 'n[uú]mero de orden', 'orden',
   ], true),
   ...label('specimen', 2, ['order #', 'order number', 'order no\\.?', 'order id', 'requisition #', 'requisition number', 'requisition', 'req #', 'req\\. #', 'control #', 'control number']),
