@@ -7,7 +7,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { currentCode } from '../../server/bff/auth/mfa';
 import { createStaff, findStaffByEmail } from '../../server/bff/auth/staff';
-import { fill, renderOnStack } from './renderApp';
+import { renderOnStack } from './renderApp';
 import { startRealStack, type RealStack } from './realStack';
 
 let stack: RealStack;
@@ -32,8 +32,8 @@ describe('the Staff page (admins)', () => {
     expect(await screen.findByRole('switch', { name: 'Parser reviewer' })).not.toBeChecked();
 
     await user.click(screen.getByRole('link', { name: /add staff member/i }));
-    await fill(user, await screen.findByLabelText(/e-mail/i), 'Rosalind.Franklin@labdesk.test');
-    await fill(user, screen.getByLabelText(/^name/i), 'Rosalind Franklin');
+    await user.type(await screen.findByLabelText(/e-mail/i), 'Rosalind.Franklin@labdesk.test');
+    await user.type(screen.getByLabelText(/^name/i), 'Rosalind Franklin');
     await user.click(screen.getByLabelText(/^role/i));
     await user.click(await screen.findByRole('option', { name: 'Parser reviewer' }));
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -55,7 +55,7 @@ describe('the Staff page (admins)', () => {
   it('shows a taken e-mail on the e-mail field', async () => {
     await stack.signInAs('admin');
     const { user } = renderOnStack(stack, '/staff/create');
-    await fill(user, await screen.findByLabelText(/e-mail/i), 'coordinator@labdesk.test');
+    await user.type(await screen.findByLabelText(/e-mail/i), 'coordinator@labdesk.test');
     await user.type(screen.getByLabelText(/^name/i), 'Twin');
     await user.click(screen.getByLabelText(/^role/i));
     await user.click(await screen.findByRole('option', { name: 'Care coordinator' }));
@@ -144,7 +144,7 @@ describe('the audit trail page', () => {
     await stack.signInAs('admin');
     const { user } = renderOnStack(stack, '/audit-events');
     // The patient, found by the client id staff know them by.
-    await fill(user, await screen.findByRole('combobox', { name: 'Patient' }), 'pt-audit-4b');
+    await user.type(await screen.findByRole('combobox', { name: 'Patient' }), 'pt-audit-4b');
     await user.click(await screen.findByRole('option', { name: 'pt-audit-4b1e' }));
     // The coordinator's reading of the patient, by name, with the record it read linked to its page.
     expect(await screen.findByText('Test coordinator', {}, { timeout: 5000 })).toBeInTheDocument();
@@ -153,7 +153,7 @@ describe('the audit trail page', () => {
     expect(read).toHaveAttribute('href', `#/users/${patient}/show`);
 
     // Another staff member, chosen by name: the coordinator's accesses leave the list.
-    await fill(user, screen.getByRole('combobox', { name: 'Staff member' }), 'Test admin');
+    await user.type(screen.getByRole('combobox', { name: 'Staff member' }), 'Test admin');
     await user.click(await screen.findByRole('option', { name: 'Test admin' }));
     await waitFor(() => expect(screen.queryByText('Test coordinator')).not.toBeInTheDocument());
     const lists = stack.requests.filter((r) => r.method === 'GET' && r.path === '/api/audit-events');
@@ -168,8 +168,8 @@ describe('two-factor on the account page', () => {
     stack.reset();
     const { user } = renderOnStack(stack, '/account');
     // Sign in through the page like the member would.
-    await fill(user, await screen.findByLabelText(/email/i), member.email);
-    await fill(user, screen.getByLabelText(/password/i), password);
+    await user.type(await screen.findByLabelText(/email/i), member.email);
+    await user.type(screen.getByLabelText(/password/i), password);
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
     await user.click(await screen.findByRole('button', { name: 'Set up two-factor' }, { timeout: 5000 }));
@@ -191,8 +191,8 @@ describe('two-factor on the account page', () => {
     await stack.bff.app.inject({ method: 'PUT', url: '/api/role-policies/lab_ops', payload: { mfa_required: true }, headers: await adminHeaders() });
     try {
       const { user } = renderOnStack(stack);
-      await fill(user, await screen.findByLabelText(/email/i), 'annie@labdesk.test');
-      await fill(user, screen.getByLabelText(/password/i), password);
+      await user.type(await screen.findByLabelText(/email/i), 'annie@labdesk.test');
+      await user.type(screen.getByLabelText(/password/i), password);
       await user.click(screen.getByRole('button', { name: 'Sign in' }));
       expect(await screen.findByText('Your role requires two-factor sign-in. Set it up to start using Labdesk.')).toBeInTheDocument();
       expect(await screen.findByRole('img', { name: /QR code/ })).toBeInTheDocument();
