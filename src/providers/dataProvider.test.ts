@@ -46,6 +46,9 @@ describe('prefetchList', () => {
     prefetchList('users', params);
     await dataProvider.getList('users', { ...params, filter: { q: 'pt' } });
     expect(calls.map((c) => queryOf(c).get('filter'))).toEqual(['{}', '{"q":"pt"}']);
+    // The guess is still there for the list it was made for (and is used up by it).
+    await dataProvider.getList('users', params);
+    expect(calls).toHaveLength(2);
   });
 
   it('that failed (e.g. not signed in yet) leaves getList to ask again', async () => {

@@ -148,10 +148,11 @@ const CREDENTIAL = /\b(?:MD|M\.D\.|DO|D\.O\.|NP|FNP|FNP-C|PA|PA-C|DNP|RN|PhD|DDS
 export function providerValue(text: string, personOnly = false): string {
   // "Praxis Dr. med. Sabine Krüger": the practice is the physician's.
   let v = text.replace(LEAD, '').replace(/\s+/g, ' ').trim().replace(/^(?:praxis|gemeinschaftspraxis|cabinet)\s+(?=dr\.?\s)/i, '');
-  // "Dr. Samir Haddad (CPSO #50710)": a registration number in parentheses is not the name.
-  v = v.replace(/\s*\([^()]*\d[^()]*\)/g, '');
   v = v.replace(/\s*[,;(/]?\s*\b(?:NPI|UPIN|Phone|Ph|Tel|Fax|ID)\b.*$/i, '');
   v = v.replace(/\s*[,;(]?\s*(?:\+?1[ .-]?)?\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}\)?.*$/, '');
+  // "Dr. Samir Haddad (CPSO #50710)": a registration number in parentheses is not the name (after
+  // the phone, whose area code in parentheses would otherwise go and leave the rest of the number).
+  v = v.replace(/\s*\([^()]*\d[^()]*\)/g, '');
   v = v.replace(/\s*[,;(]?\s*\d{5,}\)?.*$/, '');
   // A separator ends the value: "Kofi Osei, MD · Performed by …".
   v = v.replace(/\s*[|·•].*$/, '').replace(/[,;:\s-]+$/, '').trim();
