@@ -160,9 +160,9 @@ function ocrSpelling(analyte: Analyte, units: string | undefined): { spec: UnitS
 /**
  * Pairs of characters (after ocrUnitKey, which already folds I/l/1/| and O/0) that OCR takes for
  * each other in units: a slash's stroke for t, f or j, an L for a t or an i, a g's loop for a or q,
- * u and n, h for b.
+ * u and n, h for b, µ for p.
  */
-const LOOK_ALIKE_PAIRS = new Set(['lt', 'lf', 'lj', 'ga', 'gq', 'g9', 'un', 'bh', 'ec', 'lr', 'mn', 'uv', 'ly']);
+const LOOK_ALIKE_PAIRS = new Set(['lt', 'lf', 'lj', 'ga', 'gq', 'g9', 'un', 'bh', 'ec', 'lr', 'mn', 'uv', 'ly', 'pu']);
 const lookAlike = (a: string, b: string) => LOOK_ALIKE_PAIRS.has(a + b) || LOOK_ALIKE_PAIRS.has(b + a);
 
 /**
@@ -189,24 +189,28 @@ export function lookAlikeCost(unit: string, read: string): number {
 
 /**
  * The analyte's own unit that an OCR'd unit most plausibly is, by look-alike letters alone ("Kiut"
- * and "Kut" for K/uL, "gidi" for g/dL, "mafdL" for mg/dL, "mmol FL" for mmol/L): at most one
- * letter and a half's worth of changes and at most a third of the unit, and no unit of another spec of the
- * analyte nearly as close. Never a unit labs print (that is what was printed), never a one- or
- * two-letter unit (too little to tell).
+ * and "Kut" for K/uL, "gidi" for g/dL, "mafdL" for mg/dL, "mmol FL" for mmol/L): at most a
+ * letter and a half's worth of changes and at most a third of the unit, and no unit of another
+ * spec of the analyte nearly as close. Never a unit labs print (that is what was printed), never a one-letter
+ * unit (too little to tell).
  */
 function lookAlikeUnit(analyte: Analyte, units: string | undefined): { spec: UnitSpec; spelling: string } | undefined {
   if (!units || KNOWN_UNITS.has(normalizeUnit(units))) return undefined;
   const read = ocrUnitKey(units);
   if (!read || !/[a-z]/.test(read)) return undefined;
   const scored = analyte.units
-    .flatMap((spec) => spec.units.filter((u) => u && ocrUnitKey(u).length >= 3).map((spelling) => ({ spec, spelling, cost: lookAlikeCost(ocrUnitKey(spelling), read) })))
-    .sort((a, b) => a.cost - b.cost);
+    .flatMap((spec) => spec.units.filter((u) => u && ocrUnitKey(u).length >= 2).map((spelling) => ({ spec, spelling, cost: lookAlikeCost(ocrUnitKey(spelling), read) })))
+    // µ read as p: of two spellings as near, the one with the µ ("miles/pL" is miles/µL).
+    .sort((a, b) => a.cost - b.cost || micro(b.spelling, units) - micro(a.spelling, units));
   const best = scored[0];
-  if (!best || best.cost > Math.min(1.5, ocrUnitKey(best.spelling).length / 3)) return undefined;
+  // A two-letter unit ("U/L") only with one stroke or mark made up or lost ("u/iL").
+  if (!best || best.cost > Math.min(1.5, ocrUnitKey(best.spelling).length / 3, ocrUnitKey(best.spelling).length > 2 ? 1.5 : 0.5)) return undefined;
   const rival = scored.find((s) => s.spec !== best.spec);
   if (rival && rival.cost < best.cost + 1) return undefined;
   return best;
 }
+
+const micro = (spelling: string, read: string) => (/[µμ]/.test(spelling) && /p/i.test(read) ? 1 : 0);
 
 /** What OCR makes of a slash between letters. */
 const SLASH_LOOKALIKES = /[fijlt1|!I(]/;
