@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './scripts/precompress.ts';
@@ -6,8 +7,18 @@ import { precompress } from './scripts/precompress.ts';
 export default defineConfig({
   // .br and .gz beside every file worth it, which the BFF sends by Accept-Encoding (server/bff/app.ts).
   plugins: [react(), precompress()],
+  // A polyfill of what every supported browser has, pulled into the first page by node-polyglot.
+  // And react-admin's page-title editor, which Labdesk never shows (src/shims/PageTitleConfigurable.tsx).
+  resolve: {
+    alias: [
+      { find: 'object.entries', replacement: fileURLToPath(new URL('./src/shims/object-entries.cjs', import.meta.url)) },
+      { find: /^\.\/PageTitleConfigurable\.js$/, replacement: fileURLToPath(new URL('./src/shims/PageTitleConfigurable.tsx', import.meta.url)) },
+    ],
+  },
   build: {
     outDir: 'dist',
+    // Every browser the dashboard supports knows <link rel="modulepreload">: no polyfill in the first download.
+    modulePreload: { polyfill: false },
     // No source maps in the build: the BFF serves none, and the sources stay on the server side.
     sourcemap: false,
     chunkSizeWarningLimit: 2000,

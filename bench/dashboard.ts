@@ -38,6 +38,8 @@ export interface DashboardFigures {
   firstRows: { coldRunsMs: number[]; coldMedianMs: number; warmRunsMs: number[]; warmMedianMs: number };
   /** Chromium's own paint timings in the cold runs (medians, ms). */
   coldPaints: { fcpMs: number; lcpMs: number };
+  /** The median cold run's requests up to the first rows, and its round trips in sequence. */
+  coldWaterfall: Waterfall & { detail: PageRequest[] };
   lighthouse: LighthouseFigures | { error: string } | null;
 }
 
@@ -138,7 +140,16 @@ const PAGE_PROBE = `
     if (window.__bench.rowsMs !== undefined) return false;
     const row = [...document.querySelectorAll('table tbody tr')].find((tr) => tr.textContent.trim() !== '');
     if (!row) return false;
-    requestAnimationFrame(() => { window.__bench.rowsMs ??= performance.now(); });
+    requestAnimationFrame(() => {
+      if (window.__bench.rowsMs !== undefined) return;
+      window.__bench.rowsMs = performance.now();
+      // What was fetched before the rows were painted (its timings: CPU-independent facts).
+      window.__bench.requests = performance.getEntriesByType('resource')
+        .filter((e) => e.startTime < window.__bench.rowsMs)
+        .map((e) => ({ url: e.name, start: e.startTime, end: e.responseEnd, bytes: e.transferSize, initiator: e.initiatorType }));
+      const nav = performance.getEntriesByType('navigation')[0];
+      window.__bench.document = nav ? { start: nav.startTime, end: nav.responseEnd } : undefined;
+    });
     return true;
   };
   const observer = new MutationObserver(() => { if (seen()) observer.disconnect(); });
@@ -152,10 +163,60 @@ const PAGE_PROBE = `
   }).observe({ type: 'largest-contentful-paint', buffered: true });
 `;
 
+/** One request the page made before its first rows were painted (Resource Timing, ms from navigation). */
+export interface PageRequest {
+  url: string;
+  start: number;
+  end: number;
+  /** Bytes over the wire (0 when it came from the HTTP cache). */
+  bytes: number;
+  initiator: string;
+}
+
 interface LoadTiming {
   rowsMs: number;
   fcpMs: number;
   lcpMs: number;
+  /** The document itself first, then every request started before the rows were painted. */
+  requests: PageRequest[];
+}
+
+/**
+ * The most requests of a load that ran one after another, each starting only after the previous one
+ * had its answer: the round trips in sequence on the way to the first rows. Earliest-ending first
+ * (interval scheduling) finds the longest such chain. A machine's speed moves the times, not this count.
+ */
+export function sequentialRoundTrips(requests: PageRequest[]): PageRequest[] {
+  const chain: PageRequest[] = [];
+  for (const r of [...requests].sort((a, b) => a.end - b.end)) {
+    if (chain.length === 0 || r.start >= chain[chain.length - 1]!.end) chain.push(r);
+  }
+  return chain;
+}
+
+export interface Waterfall {
+  requests: number;
+  /** Of which JavaScript files (the shell's and the lazy chunks'). */
+  scripts: number;
+  /** Of which calls to the BFF's /api. */
+  api: number;
+  bytes: number;
+  /** The chain sequentialRoundTrips() finds, by path. */
+  sequential: string[];
+}
+
+function waterfall(requests: PageRequest[]): Waterfall {
+  const pathOf = (url: string) => {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  };
+  return {
+    requests: requests.length,
+    scripts: requests.filter((r) => /\.js(\?|$)/.test(new URL(r.url).pathname)).length,
+    api: requests.filter((r) => new URL(r.url).pathname.startsWith('/api/')).length,
+    bytes: requests.reduce((a, r) => a + r.bytes, 0),
+    sequential: sequentialRoundTrips(requests).map((r) => pathOf(r.url)),
+  };
 }
 
 export async function loadUsersList(browser: Browser, origin: string, cookie: { name: string; value: string }, runs: number) {
@@ -175,8 +236,14 @@ export async function loadUsersList(browser: Browser, origin: string, cookie: { 
         await page.waitForFunction(() => (window as unknown as { __bench?: { rowsMs?: number } }).__bench?.rowsMs !== undefined, null, { timeout: 60_000 });
         // LCP settles once the page stops adding content; give it a moment after the rows.
         await page.waitForTimeout(300);
-        const b = await page.evaluate(() => (window as unknown as { __bench: { rowsMs: number; fcpMs?: number; lcpMs?: number } }).__bench);
-        return { rowsMs: b.rowsMs, fcpMs: b.fcpMs ?? NaN, lcpMs: b.lcpMs ?? NaN };
+        const b = await page.evaluate(
+          () =>
+            (window as unknown as {
+              __bench: { rowsMs: number; fcpMs?: number; lcpMs?: number; requests: PageRequest[]; document?: { start: number; end: number } };
+            }).__bench,
+        );
+        const document = { url: `${origin}/`, start: b.document?.start ?? 0, end: b.document?.end ?? 0, bytes: 0, initiator: 'navigation' };
+        return { rowsMs: b.rowsMs, fcpMs: b.fcpMs ?? NaN, lcpMs: b.lcpMs ?? NaN, requests: [document, ...b.requests] };
       };
       cold.push(await measure());
       // The same context again: the hashed assets come from the cache without asking the server.
@@ -300,6 +367,8 @@ export async function benchDashboard(opts: BenchOptions = {}): Promise<Dashboard
     await browser.close();
     browser = undefined;
 
+    const medianRun = [...cold].sort((a, b) => a.rowsMs - b.rowsMs)[Math.floor((cold.length - 1) / 2)]!;
+
     let lighthouse: DashboardFigures['lighthouse'] = null;
     if (opts.lighthouse ?? true) {
       log('running Lighthouse (desktop preset, signed in, the users list)...');
@@ -318,6 +387,7 @@ export async function benchDashboard(opts: BenchOptions = {}): Promise<Dashboard
         warmMedianMs: Math.round(median(warm)),
       },
       coldPaints: { fcpMs: Math.round(median(cold.map((t) => t.fcpMs))), lcpMs: Math.round(median(cold.map((t) => t.lcpMs))) },
+      coldWaterfall: { ...waterfall(medianRun.requests), detail: medianRun.requests },
       lighthouse,
     };
   } finally {
@@ -328,7 +398,8 @@ export async function benchDashboard(opts: BenchOptions = {}): Promise<Dashboard
 
 const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 
-export function formatDashboardFigures(f: DashboardFigures): string {
+/** `waterfallDetail`: also every request of the median cold run, with its start and end. */
+export function formatDashboardFigures(f: DashboardFigures, waterfallDetail = false): string {
   const lines = [
     '## Dashboard',
     `initial JS (${f.initialJs.files.length} files): ${kb(f.initialJs.identity)} raw, ${kb(f.initialJs.gzip)} gzip, ${kb(f.initialJs.brotli)} brotli (as served)`,
@@ -336,7 +407,17 @@ export function formatDashboardFigures(f: DashboardFigures): string {
     `users list, first rows painted (cold cache): median ${f.firstRows.coldMedianMs} ms  [${f.firstRows.coldRunsMs.join(', ')}]`,
     `users list, first rows painted (warm cache): median ${f.firstRows.warmMedianMs} ms  [${f.firstRows.warmRunsMs.join(', ')}]`,
     `cold loads, Chromium's paint timings: FCP ${f.coldPaints.fcpMs} ms, LCP ${f.coldPaints.lcpMs} ms (medians)`,
+    `median cold load, before the first rows: ${f.coldWaterfall.requests} requests (${f.coldWaterfall.scripts} JS, ${f.coldWaterfall.api} /api), ` +
+      `${kb(f.coldWaterfall.bytes)} received; ${f.coldWaterfall.sequential.length} round trips in sequence: ${f.coldWaterfall.sequential.join(' -> ')}`,
   ];
+  if (waterfallDetail) {
+    const short = (url: string) => {
+      const u = new URL(url);
+      return (u.pathname + u.search).slice(0, 90);
+    };
+    for (const r of f.coldWaterfall.detail)
+      lines.push(`  ${String(Math.round(r.start)).padStart(5)} -> ${String(Math.round(r.end)).padStart(5)} ms  ${kb(r.bytes).padStart(9)}  ${short(r.url)}`);
+  }
   const lh = f.lighthouse;
   if (lh && 'error' in lh) lines.push(`Lighthouse: failed: ${lh.error}`);
   else if (lh)
@@ -353,7 +434,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const runs = Number(process.env.BENCH_RUNS ?? 5);
   const { BENCH_URL, BENCH_EMAIL, BENCH_PASSWORD } = process.env;
   const running = BENCH_URL && BENCH_EMAIL && BENCH_PASSWORD ? { url: BENCH_URL, email: BENCH_EMAIL, password: BENCH_PASSWORD } : undefined;
+  console.log(`load average at the start: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const figures = await benchDashboard({ runs, running, lighthouse: process.env.BENCH_LIGHTHOUSE !== '0', log: (l) => console.error(l) });
-  console.log(formatDashboardFigures(figures));
+  console.log(`load average at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(formatDashboardFigures(figures, process.env.BENCH_WATERFALL === '1'));
   if (process.env.BENCH_JSON) fs.writeFileSync(process.env.BENCH_JSON, JSON.stringify(figures, null, 2));
 }

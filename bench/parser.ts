@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { closeParser, parseLabReport } from '../server/service/reader';
-import { filesFor, generateCorpus, type GroundTruth, type KindFilter, type Split } from '../test/fixtures/lab-reports/generate';
+import { DOCS, filesFor, generateCorpus, type GroundTruth, type KindFilter, type Split } from '../test/fixtures/lab-reports/generate';
 import { f1, median, scoreFile, total, type FileScore, type Totals } from '../test/fixtures/lab-reports/score';
 
 /**
@@ -16,12 +16,14 @@ import { f1, median, scoreFile, total, type FileScore, type Totals } from '../te
  *   npm run bench:parser
  *   BENCH_PARSER_SPLIT=tune BENCH_PARSER_KIND=text npm run bench:parser   # fast tuning loop
  *   BENCH_PARSER_ONLY=cp-text-1.pdf,io-image.jpg npm run bench:parser      # a subset
+ *   BENCH_PARSER_LAYOUT=loinccol,india npm run bench:parser                # some layouts' files
  *   BENCH_PARSER_VERBOSE=1 npm run bench:parser                          # every wrong value
  *
  * Never tune the reader on BENCH_PARSER_SPLIT=heldout: read its figures, do not chase them.
  */
 
 const dir = process.env.BENCH_PARSER_DIR ?? '.tmp/lab-report-corpus';
+const layoutNames = process.env.BENCH_PARSER_LAYOUT?.split(',').map((s) => s.trim()).filter(Boolean);
 const only = process.env.BENCH_PARSER_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
 const verbose = !!process.env.BENCH_PARSER_VERBOSE;
 const split = process.env.BENCH_PARSER_SPLIT as Split | undefined;
@@ -31,6 +33,12 @@ if (kind && !['text', 'image', 'scan'].includes(kind)) throw new Error(`BENCH_PA
 
 let wanted: string[] | undefined = split || kind ? filesFor(split, kind) : undefined;
 if (only) wanted = (wanted ?? only).filter((f) => only.includes(f));
+if (layoutNames) {
+  const unknown = layoutNames.filter((l) => !DOCS.some((d) => d.layout === l));
+  if (unknown.length) throw new Error(`BENCH_PARSER_LAYOUT: no files of layout ${unknown.join(', ')}`);
+  const ofLayouts = DOCS.filter((d) => layoutNames.includes(d.layout)).map((d) => d.file);
+  wanted = (wanted ?? ofLayouts).filter((f) => ofLayouts.includes(f));
+}
 
 const t0 = Date.now();
 const truths: GroundTruth[] = await generateCorpus(dir, wanted);

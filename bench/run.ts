@@ -17,7 +17,12 @@
  * BENCH_DURATION seconds per target (default 8, after 2 s of warm-up), BENCH_CONNECTIONS (default 20),
  * BENCH_MIXED_CONNECTIONS (default 200), BENCH_JSON=file to also write the figures as JSON,
  * BENCH_DASHBOARD=0 to leave the dashboard out, BENCH_LIGHTHOUSE=0 to leave Lighthouse out,
- * BENCH_IMPORT_POINTS (default 100,000) for the import.
+ * BENCH_IMPORT_POINTS (default 100,000) for the import. BENCH_TARGETS=mixed,users,… measures only
+ * the named targets (users, timeseries, page, orders, availability, bff, mixed; `import` and
+ * `dashboard` add those), to iterate on one figure (BENCH_ONLY is the same); BENCH_STORES=postgres (or embedded) one store.
+ * The mixed target is followed by its per-endpoint latencies (bench/lib/breakdown.ts) unless
+ * BENCH_BREAKDOWN=0. BENCH_SERVICE_VARIANTS='{"before":{"X":"1"},"after":{}}' starts the service once
+ * per variant with that extra environment and labels its rows, to compare settings in one run.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,11 +35,18 @@ import { formatTable, measure, setting, type LoadRequest, type Measured, type Ta
 import { residentMemory, signIn, startStack, type Stack } from './lib/stack';
 import { benchDashboard, formatDashboardFigures, type DashboardFigures } from './dashboard';
 import { benchImportTimeseries, type ImportBenchResult } from './importTimeseries';
+import { mixBreakdown, type EndpointLatency } from './lib/breakdown';
 
 const DURATION = setting('BENCH_DURATION', 8);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 20);
 const MIXED_CONNECTIONS = setting('BENCH_MIXED_CONNECTIONS', 200);
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** BENCH_TARGETS (or its other name BENCH_ONLY): the targets to measure (all when unset). */
+const targetList = process.env.BENCH_TARGETS ?? process.env.BENCH_ONLY;
+const ONLY = targetList ? new Set(targetList.split(',').map((t) => t.trim()).filter(Boolean)) : null;
+const wanted = (key: string) => !ONLY || ONLY.has(key);
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const breakdowns: { store: string; rps: number; endpoints: EndpointLatency[]; perConnection: { min: number; median: number; max: number } }[] = [];
 
 interface Row extends Measured {
   store: string;
@@ -97,9 +109,8 @@ async function waitForParsing(stack: Stack, headers: Record<string, string>, log
   log(`the seeded reports were read ${((Date.now() - began) / 1000).toFixed(0)} s after the service was healthy`);
 }
 
-async function benchStore(stack: Stack, log: (s: string) => void): Promise<{ rows: Row[]; memory: { self: number; tree: number } }> {
+async function benchStore(stack: Stack, store: string, log: (s: string) => void): Promise<{ rows: Row[]; memory: { self: number; tree: number } }> {
   const headers = { 'x-service-api-key': stack.apiKey };
-  const store = stack.store;
   await waitForParsing(stack, headers, log);
 
   // Find the users with the most six-month history (the heaviest pages) through the API itself.
@@ -128,24 +139,27 @@ async function benchStore(stack: Stack, log: (s: string) => void): Promise<{ row
   const bffHeaders = { cookie };
   const availabilityBody = JSON.stringify({ first_line: '1 Main St', city: 'Denver', state: 'CO', zip_code: '80202' });
   const one = (path: string, h: Record<string, string> = headers): LoadRequest[] => [{ path, headers: h }];
-  const targets: (Target & { against?: string })[] = [
-    { name: 'service GET /v2/user/?limit=25', origin: stack.serviceUrl, requests: one('/v2/user/?limit=25'), connections: CONNECTIONS },
-    { name: 'service grouped timeseries (6 months, page 1)', origin: stack.serviceUrl, requests: one(timeseriesPath), connections: CONNECTIONS },
+  const targets: (Target & { key: string; against?: string })[] = [
+    { key: 'users', name: 'service GET /v2/user/?limit=25', origin: stack.serviceUrl, requests: one('/v2/user/?limit=25'), connections: CONNECTIONS },
+    { key: 'timeseries', name: 'service grouped timeseries (6 months, page 1)', origin: stack.serviceUrl, requests: one(timeseriesPath), connections: CONNECTIONS },
     {
+      key: 'page',
       name: `service grouped timeseries, page ${pageNumber}`,
       origin: stack.serviceUrl,
       requests: one(pagePath),
       connections: CONNECTIONS,
       against: 'service grouped timeseries (6 months, page 1)',
     },
-    { name: 'service GET /v3/orders?size=25', origin: stack.serviceUrl, requests: one('/v3/orders?page=1&size=25'), connections: CONNECTIONS },
+    { key: 'orders', name: 'service GET /v3/orders?size=25', origin: stack.serviceUrl, requests: one('/v3/orders?page=1&size=25'), connections: CONNECTIONS },
     {
+      key: 'availability',
       name: 'service POST availability (14 days)',
       origin: stack.serviceUrl,
       requests: [{ method: 'POST', path: '/v3/order/phlebotomy/appointment/availability', headers: { ...headers, 'content-type': 'application/json' }, body: availabilityBody }],
       connections: CONNECTIONS,
     },
     {
+      key: 'bff',
       name: 'BFF GET /api/users?range=[0,24]',
       origin: stack.bffUrl,
       requests: one(`/api/users?range=${encodeURIComponent('[0,24]')}`, bffHeaders),
@@ -153,6 +167,7 @@ async function benchStore(stack: Stack, log: (s: string) => void): Promise<{ row
       against: 'service GET /v2/user/?limit=25',
     },
     {
+      key: 'mixed',
       name: `${MIXED_CONNECTIONS} concurrent mixed GETs`,
       origin: stack.serviceUrl,
       requests: [
@@ -164,12 +179,18 @@ async function benchStore(stack: Stack, log: (s: string) => void): Promise<{ row
     },
   ];
   const rows: Row[] = [];
-  for (const t of targets) {
-    log(`${store}: ${t.name}…`);
+  for (const t of targets.filter((t) => wanted(t.key))) {
     await settle(t.origin);
+    log(`${store}: ${t.name}… (load average ${loadAverage()})`);
     const m = await measure(t, DURATION);
     const against = t.against ? rows.find((r) => r.name === t.against) : undefined;
     rows.push({ ...m, store, name: t.name, connections: t.connections, against: against && { label: t.against!, rps: against.rps } });
+    if (t.key === 'mixed' && process.env.BENCH_BREAKDOWN !== '0') {
+      await settle(t.origin);
+      log(`${store}: ${t.name}, per endpoint… (load average ${loadAverage()})`);
+      const b = await mixBreakdown(t.origin, t.requests, t.connections, DURATION);
+      breakdowns.push({ store, rps: b.rps, endpoints: [b.all, ...b.endpoints, b.firstRequests], perConnection: b.perConnection });
+    }
   }
   return { rows, memory: residentMemory(stack.servicePid) };
 }
@@ -203,7 +224,7 @@ async function main() {
   const began = Date.now();
   const log = (s: string) => console.log(`  ${s}`);
   console.log(`Labdesk bench: ${CONNECTIONS} connections, ${DURATION} s per target after 2 s of warm-up`);
-  console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${loadAverage()}`);
   const ceiling = await startCeiling();
   const ceilingTarget: Target = { name: 'ceiling', origin: ceiling.origin, requests: [{ path: '/' }], connections: CONNECTIONS };
   const ceilings: Measured[] = [];
@@ -215,15 +236,21 @@ async function main() {
   try {
     log('ceiling: bare node:http, fixed 2 KB JSON…');
     ceilings.push(await measure(ceilingTarget, DURATION));
-    const stores: (string | undefined)[] = [undefined, process.env.BENCH_DATABASE_URL].filter((s, i) => i === 0 || s);
-    for (const databaseUrl of stores) {
-      log(`starting Labdesk on ${databaseUrl ? 'PostgreSQL' : 'the embedded store'} (first start: migrations and the demo seed)…`);
-      const stack = await startStack({ databaseUrl, log });
+    const stores: (string | undefined)[] = [undefined, process.env.BENCH_DATABASE_URL].filter(
+      (s, i) => (i === 0 || s) && (!process.env.BENCH_STORES || process.env.BENCH_STORES.includes(i === 0 ? 'embedded' : 'postgres')),
+    );
+    // BENCH_SERVICE_VARIANTS: the service started once per variant, with that variant's extra
+    // environment, so a setting is compared with another in one run ({"": {}} when unset).
+    const variants = Object.entries(JSON.parse(process.env.BENCH_SERVICE_VARIANTS ?? '{"":{}}') as Record<string, Record<string, string>>);
+    for (const [databaseUrl, [variant, serviceEnv]] of stores.flatMap((d) => variants.map((v) => [d, v] as const))) {
+      log(`starting Labdesk on ${databaseUrl ? 'PostgreSQL' : 'the embedded store'}${variant ? ` (${variant})` : ''} (first start: migrations and the demo seed)…`);
+      const stack = await startStack({ databaseUrl, log, serviceEnv });
+      const label = variant ? `${stack.store} ${variant}` : stack.store;
       try {
-        const result = await benchStore(stack, log);
+        const result = await benchStore(stack, label, log);
         rows.push(...result.rows);
-        starts.push({ store: stack.store, seconds: stack.firstStartSeconds, memory: result.memory });
-        if (!databaseUrl && process.env.BENCH_DASHBOARD !== '0') {
+        starts.push({ store: label, seconds: stack.firstStartSeconds, memory: result.memory });
+        if (!databaseUrl && process.env.BENCH_DASHBOARD !== '0' && wanted('dashboard')) {
           log('the dashboard: initial JS, first rows after a cold load, Lighthouse…');
           dashboard = await benchDashboard({
             running: { url: stack.bffUrl, email: stack.staff.email, password: stack.staff.password },
@@ -234,6 +261,7 @@ async function main() {
       } finally {
         await stack.stop();
       }
+      if (!wanted('import')) continue;
       log(`bulk import of timeseries on ${databaseUrl ? 'PostgreSQL' : 'the embedded store'}…`);
       imports.push(await benchImportTimeseries({ databaseUrl, points: setting('BENCH_IMPORT_POINTS', 100_000) }));
     }
@@ -275,6 +303,12 @@ async function main() {
       ],
     ),
   );
+  for (const b of breakdowns) {
+    console.log('');
+    const pc = b.perConnection;
+    console.log(`${b.store}: ${MIXED_CONNECTIONS} concurrent mixed GETs per endpoint (node:http closed loop, ${fixed(b.rps, 0)} req/s; answers per connection min ${pc.min}, median ${pc.median}, max ${pc.max})`);
+    console.log(formatTable(['endpoint', 'answers', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms'], b.endpoints.map((e) => [e.label, String(e.count), fixed(e.p50, 0), fixed(e.p90, 0), fixed(e.p99, 0), fixed(e.max, 0)])));
+  }
   console.log('');
   console.log(
     formatTable(
@@ -294,7 +328,7 @@ async function main() {
   if (dashboard) console.log(formatDashboardFigures(dashboard));
   console.log(`ceiling ${fixed(ceilingRps, 0)} req/s (mean of start and end); total run ${fixed((Date.now() - began) / 1000, 0)} s`);
   if (process.env.BENCH_JSON) {
-    fs.writeFileSync(process.env.BENCH_JSON, JSON.stringify({ ceilingRps, ceilings, sizedCeilings: Object.fromEntries(sizedCeilings), rows, starts, imports, dashboard, initialJs: js }, null, 2));
+    fs.writeFileSync(process.env.BENCH_JSON, JSON.stringify({ ceilingRps, ceilings, sizedCeilings: Object.fromEntries(sizedCeilings), rows, breakdowns, starts, imports, dashboard, initialJs: js }, null, 2));
   }
   const failed = rows.filter((r) => r.failures > 0);
   if (failed.length > 0) {

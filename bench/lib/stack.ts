@@ -74,7 +74,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** A database of its own on the given server, dropped by the returned function. */
-async function freshDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `labdesk_bench_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -106,7 +106,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const children: ChildProcess[] = [];
   const run = (name: 'service' | 'bff', env: NodeJS.ProcessEnv) => {
     const { script, execArgv } = nodeEntry(name, true);
-    const child = spawn(process.execPath, [...execArgv, script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    // BENCH_BFF_NODE_ARGS="--cpu-prof --cpu-prof-dir=.tmp/prof": node flags for the BFF process alone.
+    const extra = name === 'bff' ? (process.env.BENCH_BFF_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
+    const child = spawn(process.execPath, [...extra, ...execArgv, script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(child);
     return child;
   };
@@ -137,6 +139,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       SESSION_SECRET: randomBytes(32).toString('hex'),
       ADMIN_EMAIL: staff.email,
       ADMIN_PASSWORD: staff.password,
+      // As `npm start` does: on PostgreSQL the BFF keeps its own schema there too (not PGlite).
+      ...(database ? { DATABASE_URL: database.url } : {}),
     });
     await waitHealthy(bffUrl, bff, 'the BFF');
     return { store: database ? 'postgres' : 'embedded', serviceUrl, bffUrl, apiKey, staff, firstStartSeconds, servicePid: service.pid ?? 0, stop };

@@ -32,14 +32,15 @@ const FORMS: { source: string; read(m: RegExpExecArray): [number, number | null,
   { source: String.raw`(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d|[/.-]\d)`, read: (m) => [Number(m[1]), Number(m[2]), Number(m[3])] },
   // 03/05/2024, 3-5-24, 05.03.2024: month first, as US labs print it; a first number past 12 can only be the day.
   {
-    source: String.raw`(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?!\d|[/.-]\d)`,
+    // A four-digit time may follow after a dash, as MEDITECH prints it ("12/05/24-0805").
+    source: String.raw`(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?!\d|[/.]\d|-\d{1,3}(?!\d)|-\d{5})`,
     read: (m) => {
       const [a, b] = [Number(m[1]), Number(m[2])];
       return a > 12 ? [fullYear(m[3]!), b, a] : [fullYear(m[3]!), a, b];
     },
   },
-  // 05-Mar-2024, 5 Mar 2024, 5 March 2024, 05-MAR-24, 16-Feb-1982
-  { source: String.raw`(\d{1,2})[\s-]+(${MONTH_WORD})[\s-]+(\d{4}|\d{2})(?!\d|-\d)`, read: (m) => [fullYear(m[3]!), monthOf(m[2]!), Number(m[1])] },
+  // 05-Mar-2024, 5 Mar 2024, 5 March 2024, 05-MAR-24, 16-Feb-1982, 16/Dec/2024
+  { source: String.raw`(\d{1,2})(?:[\s-]+|/)(${MONTH_WORD})(?:[\s-]+|/)(\d{4}|\d{2})(?!\d|-\d)`, read: (m) => [fullYear(m[3]!), monthOf(m[2]!), Number(m[1])] },
   // March 5, 2024, Mar. 5 2024, Mar 5th, 2024
   { source: String.raw`(${MONTH_WORD})\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?!\d)`, read: (m) => [Number(m[3]), monthOf(m[1]!), Number(m[2])] },
 ];

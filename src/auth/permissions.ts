@@ -4,6 +4,8 @@
  */
 import { can as roleCan, type Permission } from '../../server/bff/api/roles';
 
+export type { Permission };
+
 export function can(role: unknown, permission: Permission): boolean {
   return typeof role === 'string' && roleCan(role, permission);
 }

@@ -13,12 +13,13 @@ type AnyComponent = ComponentType<any>;
 
 const loaders = new Set<() => Promise<unknown>>();
 
-export function lazyView<M extends Record<K, AnyComponent>, K extends keyof M & string>(
-  load: () => Promise<M>,
-  name: K,
-): LazyExoticComponent<M[K]> {
+/** A lazy view that can also be fetched before it renders (`preload()`: the module, not a render). */
+export type LazyView<C extends AnyComponent> = LazyExoticComponent<C> & { preload: () => Promise<unknown> };
+
+export function lazyView<M extends Record<K, AnyComponent>, K extends keyof M & string>(load: () => Promise<M>, name: K): LazyView<M[K]> {
   loaders.add(load);
-  return lazy(async () => ({ default: (await load())[name] }));
+  // A module promise is cached by the browser's module map: preload() and the render share one fetch.
+  return Object.assign(lazy(async () => ({ default: (await load())[name] })), { preload: load });
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useDataProvider } from 'react-admin';
-import { OVERVIEW_POLL_MS } from '../../server/bff/api/overview';
+import { OVERVIEW_POLL_MS } from '../../server/bff/api/constants';
 import { pollMs } from '../components/polling';
 import { viewerZone } from '../components/zonedTime';
 import type { LabdeskDataProvider } from '../providers/types';

@@ -25,7 +25,8 @@ import {
 } from 'react-admin';
 
 const i18nProvider = polyglotI18nProvider(() => englishMessages, 'en', [{ name: 'en', value: 'English' }], { allowMissing: true });
-const store = localStorageStore();
+/** React-admin's store (list parameters and preferences), read by firstPage.ts before the app renders. */
+export const store = localStorageStore();
 const CatchAll = () => <NotFound />;
 
 export const Admin = ({

@@ -5,7 +5,8 @@
  */
 import { Chip } from '@mui/material';
 import { Menu as RaMenu, useGetResourceLabel, useResourceDefinitions } from 'react-admin';
-import { isQueueError, type Overview, type OverviewQueueError } from '../../server/bff/api/overview';
+import { isQueueError } from '../../server/bff/api/constants';
+import type { Overview, OverviewQueueError } from '../../server/bff/api/overview';
 import { countText, useOverview } from '../dashboard/useOverview';
 
 interface Badge {

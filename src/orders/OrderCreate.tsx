@@ -23,8 +23,6 @@ import { TestsSection } from './form/TestsSection';
 import { idempotencyKey, newFormSessionId } from './idempotency';
 import type { OrderRecord } from './types';
 
-export { ZIP_MESSAGE } from './form/PatientSection';
-
 const DefaultNotesHint = () => {
   const account = useChosenAccount();
   if (!account?.default_clinical_notes) return null;

@@ -45,17 +45,38 @@ async function fetchSession(): Promise<SessionAnswer | null> {
   return (await response.json()) as SessionAnswer;
 }
 
+// The one `GET /api/auth/me` in flight: react-admin asks checkAuth, getPermissions and getIdentity
+// at once on a cold load, and each used to send its own.
+let sessionCheck: Promise<StaffUser | null> | null = null;
+
 /** The user from memory, else from the BFF (after a reload). Null when nobody is signed in. */
-async function ensureUser(): Promise<StaffUser | null> {
+function ensureUser(): Promise<StaffUser | null> {
   const known = getCurrentUser();
-  if (known && getCsrfToken()) return known;
-  const session = await fetchSession();
-  if (!session) {
-    forgetSession();
-    return null;
-  }
-  rememberSession(session.user, session.csrfToken, session.mfa_enrolment_required);
-  return session.user;
+  if (known && getCsrfToken()) return Promise.resolve(known);
+  sessionCheck ??= (async () => {
+    try {
+      const session = await fetchSession();
+      if (!session) {
+        forgetSession();
+        return null;
+      }
+      rememberSession(session.user, session.csrfToken, session.mfa_enrolment_required);
+      return session.user;
+    } finally {
+      sessionCheck = null;
+    }
+  })();
+  return sessionCheck;
+}
+
+/**
+ * Asks the BFF who is signed in before React has rendered anything (main.tsx), so the answer is on
+ * its way while the shell's JavaScript runs; react-admin's own checkAuth then shares it.
+ */
+export function startSessionCheck(): void {
+  ensureUser().catch(() => {
+    // checkAuth asks again and shows the failure
+  });
 }
 
 // `message: false` tells react-admin to go to the login page without an error toast: having no

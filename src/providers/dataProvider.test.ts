@@ -1,7 +1,7 @@
 import { HttpError } from 'react-admin';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IDEMPOTENCY_HEADER } from '../../server/bff/api';
-import { dataProvider, parseContentRange } from './dataProvider';
+import { dataProvider, parseContentRange, prefetchList } from './dataProvider';
 import { forgetSession, rememberSession } from './session';
 
 type Call = { url: string; init: RequestInit };
@@ -27,6 +27,39 @@ const queryOf = (call: Call | undefined) => new URL(call?.url ?? '', 'http://x')
 
 beforeEach(() => forgetSession());
 afterEach(() => vi.unstubAllGlobals());
+
+describe('prefetchList', () => {
+  const params = { pagination: { page: 1, perPage: 10 }, sort: { field: 'id', order: 'ASC' as const }, filter: {} };
+
+  it('hands its answer to the first getList with the same parameters, which then asks nothing', async () => {
+    const calls = answerWith(200, [{ id: 'a' }], { 'Content-Range': 'users 0-0/1' });
+    prefetchList('users', params);
+    expect(await dataProvider.getList('users', params)).toEqual({ data: [{ id: 'a' }], total: 1 });
+    expect(calls).toHaveLength(1);
+    // Used once: the next getList asks the BFF again.
+    await dataProvider.getList('users', params);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('is not used by a getList with other parameters', async () => {
+    const calls = answerWith(200, [], { 'Content-Range': 'users 0-0/0' });
+    prefetchList('users', params);
+    await dataProvider.getList('users', { ...params, filter: { q: 'pt' } });
+    expect(calls.map((c) => queryOf(c).get('filter'))).toEqual(['{}', '{"q":"pt"}']);
+  });
+
+  it('that failed (e.g. not signed in yet) leaves getList to ask again', async () => {
+    const answers = [
+      new Response(JSON.stringify({ message: 'Sign in first' }), { status: 401, headers: { 'Content-Type': 'application/json' } }),
+      new Response(JSON.stringify([{ id: 'b' }]), { status: 200, headers: { 'Content-Type': 'application/json', 'Content-Range': 'users 0-0/1' } }),
+    ];
+    const fetchMock = vi.fn(async () => answers.shift()!);
+    vi.stubGlobal('fetch', fetchMock);
+    prefetchList('users', params);
+    expect(await dataProvider.getList('users', params)).toEqual({ data: [{ id: 'b' }], total: 1 });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+});
 
 describe('getList pagination', () => {
   const rows = [{ id: 'a' }, { id: 'b' }];

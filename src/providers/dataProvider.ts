@@ -23,7 +23,7 @@ import type {
   TeamSettingsRecord,
 } from '../../server/bff/api';
 import { errorCodeOf } from './errorCode';
-import { httpClient } from './httpClient';
+import { httpClient, type HttpResponse } from './httpClient';
 import { rememberSession } from './session';
 import { triageCalls } from './triageCalls';
 import { uploadParserJob } from './upload';
@@ -44,7 +44,7 @@ export function parseContentRange(header: string): number | null {
   return parsed;
 }
 
-export async function getList(resource: string, params: GetListParams): Promise<GetListResult> {
+function listRequest(resource: string, params: Pick<GetListParams, 'pagination' | 'sort' | 'filter'>) {
   const { page, perPage } = params.pagination ?? { page: 1, perPage: 25 };
   const { field, order } = params.sort ?? { field: 'id', order: 'ASC' };
   const rangeStart = (page - 1) * perPage;
@@ -54,11 +54,35 @@ export async function getList(resource: string, params: GetListParams): Promise<
     range: JSON.stringify([rangeStart, rangeEnd]),
     filter: JSON.stringify(params.filter ?? {}),
   });
-  const { headers, json } = await httpClient(`${API_URL}/${resource}?${query}`, {
-    // Some browsers only expose Content-Range when the request carried a Range header.
-    headers: { Range: `${resource}=${rangeStart}-${rangeEnd}` },
-    signal: params.signal,
-  });
+  // Some browsers only expose Content-Range when the request carried a Range header.
+  return { url: `${API_URL}/${resource}?${query}`, range: `${resource}=${rangeStart}-${rangeEnd}`, page };
+}
+
+// Lists asked for before React rendered (prefetchList), by URL, until their list asks for them.
+const prefetched = new Map<string, Promise<HttpResponse>>();
+const PREFETCH_KEPT_MS = 30_000;
+
+/**
+ * Starts the request of a list the first page is about to show, before its view has even been
+ * downloaded (main.tsx, firstPage.ts). The list's own getList with the same parameters takes the
+ * answer instead of asking again; a guess that was wrong, or that failed, is simply not used.
+ */
+export function prefetchList(resource: string, params: Pick<GetListParams, 'pagination' | 'sort' | 'filter'>): void {
+  const { url, range } = listRequest(resource, params);
+  if (prefetched.has(url)) return;
+  const answer = httpClient(url, { headers: { Range: range } });
+  prefetched.set(url, answer);
+  // Not signed in, not allowed, offline: the list asks again itself and handles its own answer.
+  answer.catch(() => prefetched.delete(url));
+  setTimeout(() => prefetched.delete(url), PREFETCH_KEPT_MS);
+}
+
+export async function getList(resource: string, params: GetListParams): Promise<GetListResult> {
+  const { url, range, page } = listRequest(resource, params);
+  const ask = () => httpClient(url, { headers: { Range: range }, signal: params.signal });
+  const early = prefetched.get(url);
+  prefetched.delete(url);
+  const { headers, json } = await (early ? early.catch(ask) : ask());
   const contentRange = headers.get('Content-Range');
   if (!contentRange) {
     throw new Error(`The BFF answered /${resource} without a Content-Range header, so the list cannot be paginated.`);

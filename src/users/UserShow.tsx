@@ -1,6 +1,7 @@
 import { Stack } from '@mui/material';
+import type { ComponentType } from 'react';
 import { Show, TabbedShowLayout, usePermissions } from 'react-admin';
-import { can } from '../auth/permissions';
+import { can, type Permission } from '../auth/permissions';
 import { BiomarkersTab } from './biomarkers/BiomarkersTab';
 import { ConnectedSources } from './ConnectedSources';
 import { MindfulnessCard } from './MindfulnessCard';
@@ -10,6 +11,14 @@ import { PatientOrders } from './patient/PatientOrders';
 import { PatientReports } from './patient/PatientReports';
 import { UserProfile } from './UserProfile';
 import { UserTitle } from './UserTitle';
+
+/** The tabs after the profile, each shown to the roles that may read what it lists. */
+const PATIENT_TABS: { label: string; path: string; permission: Permission; Content: ComponentType }[] = [
+  { label: 'Orders', path: 'orders', permission: 'orders:read', Content: PatientOrders },
+  { label: 'Appointments', path: 'appointments', permission: 'appointments:read', Content: PatientAppointments },
+  { label: 'Lab reports', path: 'reports', permission: 'parser:read', Content: PatientReports },
+  { label: 'Biomarkers', path: 'biomarkers', permission: 'results:read', Content: BiomarkersTab },
+];
 
 /** The patient in one place: each tab shows only what the signed-in role may read. */
 export const UserShow = () => {
@@ -25,26 +34,11 @@ export const UserShow = () => {
             {can(permissions, 'timeseries:read') && <MindfulnessCard />}
           </Stack>
         </TabbedShowLayout.Tab>
-        {can(permissions, 'orders:read') && (
-          <TabbedShowLayout.Tab label="Orders" path="orders">
-            <PatientOrders />
+        {PATIENT_TABS.filter((tab) => can(permissions, tab.permission)).map(({ label, path, Content }) => (
+          <TabbedShowLayout.Tab key={path} label={label} path={path}>
+            <Content />
           </TabbedShowLayout.Tab>
-        )}
-        {can(permissions, 'appointments:read') && (
-          <TabbedShowLayout.Tab label="Appointments" path="appointments">
-            <PatientAppointments />
-          </TabbedShowLayout.Tab>
-        )}
-        {can(permissions, 'parser:read') && (
-          <TabbedShowLayout.Tab label="Lab reports" path="reports">
-            <PatientReports />
-          </TabbedShowLayout.Tab>
-        )}
-        {can(permissions, 'results:read') && (
-          <TabbedShowLayout.Tab label="Biomarkers" path="biomarkers">
-            <BiomarkersTab />
-          </TabbedShowLayout.Tab>
-        )}
+        ))}
       </TabbedShowLayout>
     </Show>
   );

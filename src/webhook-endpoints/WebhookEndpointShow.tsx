@@ -3,9 +3,10 @@
  * and its delivery log with replay. Enable/disable and delete are in the toolbar.
  */
 import type { ReactNode } from 'react';
-import { Box, Card, CardContent, Grid, Stack, Typography } from '@mui/material';
+import { Card, CardContent, Grid, Stack, Typography } from '@mui/material';
 import { DeleteButton, Show, TopToolbar, useRecordContext, WithRecord } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
+import { DetailItem } from '../components/DetailItem';
 import { viewerTimeZone } from '../components/LocalTimeLabel';
 import { localTime } from '../components/localTime';
 import { DELIVERIES_PARAM } from './deliveriesLink';
@@ -32,13 +33,11 @@ const Actions = () => (
   </TopToolbar>
 );
 
+/** Each value of the endpoint, with "—" for one it has not got. */
 const Item = ({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) => (
-  <Grid size={{ xs: 12, sm: wide ? 12 : 6 }}>
-    <Typography variant="caption" color="text.secondary" component="div">
-      {label}
-    </Typography>
-    <Box sx={{ typography: 'body2' }}>{children || '—'}</Box>
-  </Grid>
+  <DetailItem label={label} wide={wide} whenEmpty="—">
+    {children}
+  </DetailItem>
 );
 
 const Details = ({ endpoint }: { endpoint: WebhookEndpointRecord }) => (

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request, type Response } from 'playwright-core';
-import { beforeEach } from 'vitest';
+import { beforeEach, expect } from 'vitest';
 import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, UI } from './app';
 
 export interface BrowserSession {
@@ -120,6 +120,20 @@ export class PageWatch {
     const normal = [...expected, /^404 GET \/api\/orders\/[0-9a-f-]+\/results$/];
     return this.apiStatuses.filter((s) => !/^2\d\d /.test(s) && !normal.some((re) => re.test(s)));
   }
+}
+
+/**
+ * What every flow asserts at its end, once the page has settled: the API key never reached the
+ * browser, no other host was called, no page error was thrown, every response could be searched,
+ * and (unless `expectedFailures` is `false`) no /api call failed besides the expected ones.
+ */
+export async function expectCleanWatch(watch: PageWatch, expectedFailures?: RegExp[] | false): Promise<void> {
+  await watch.settled();
+  expect(watch.checkErrors).toEqual([]);
+  expect(watch.leaks).toEqual([]);
+  expect(watch.foreignRequests).toEqual([]);
+  expect(watch.pageErrors.join('\n')).toBe('');
+  if (expectedFailures !== false) expect(watch.apiFailures(expectedFailures)).toEqual([]);
 }
 
 /** A wait started ahead of the action it waits for: when a step fails first, its rejection is not "unhandled". */

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CSRF_HEADER } from '../../server/bff/api/constants';
 import type { LabAccount, LabTest, Order } from '../../server/contract';
 import { ARTIFACTS, UI } from './app';
-import { openBrowser, signIn, stopAfterFirstFailure, type BrowserSession } from './browser';
+import { expectCleanWatch, openBrowser, signIn, stopAfterFirstFailure, type BrowserSession } from './browser';
 import { serviceApi, the } from './support';
 
 const shared = inject('e2eApp');
@@ -214,12 +214,7 @@ describe("a care coordinator's morning, end to end in Chromium", () => {
   });
 
   it('never hands the service API key to the browser, calls no other host, and throws no page errors', async () => {
-    const watch = the(session, 'browser').watch;
-    await watch.settled();
-    expect(watch.leaks).toEqual([]);
-    expect(watch.foreignRequests).toEqual([]);
-    expect(watch.pageErrors.join('\n')).toBe('');
-    expect(watch.checkErrors).toEqual([]);
+    await expectCleanWatch(the(session, 'browser').watch, false);
   });
 });
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { OrdersResponse, PaginatedUsers, ParsingJob, User } from '../../server/contract';
 import { simpleReportPdf } from '../../server/service/seed/labReportPdf';
 import { ARTIFACTS, UI } from './app';
-import { openBrowser, quiet, signIn, stopAfterFirstFailure, type BrowserSession } from './browser';
+import { expectCleanWatch, openBrowser, quiet, signIn, stopAfterFirstFailure, type BrowserSession } from './browser';
 import { the, serviceApi } from './support';
 
 const shared = inject('e2eApp');
@@ -159,12 +159,6 @@ describe('reviewing a parsed lab report, end to end in Chromium', () => {
   });
 
   it('never hands the service API key to the browser, calls no other host, and throws no page errors', async () => {
-    const watch = the(browserSession, 'browser').watch;
-    await watch.settled();
-    expect(watch.checkErrors).toEqual([]);
-    expect(watch.leaks).toEqual([]);
-    expect(watch.foreignRequests).toEqual([]);
-    expect(watch.pageErrors).toEqual([]);
-    expect(watch.apiFailures()).toEqual([]);
+    await expectCleanWatch(the(browserSession, 'browser').watch);
   });
 });

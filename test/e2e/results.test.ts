@@ -17,7 +17,7 @@ import type { CriticalAcknowledgement, LabResultsRaw, PaginatedUsers, ParsingJob
 import { sharedLabTestId } from '../../server/service/seed/labCatalogue';
 import { simpleReportPdf } from '../../server/service/seed/labReportPdf';
 import { ARTIFACTS, UI } from './app';
-import { openBrowser, signIn, stopAfterFirstFailure, type BrowserSession } from './browser';
+import { expectCleanWatch, openBrowser, signIn, stopAfterFirstFailure, type BrowserSession } from './browser';
 import { the, serviceApi } from './support';
 
 const shared = inject('e2eApp');
@@ -135,12 +135,6 @@ describe('a critical result acknowledged, and the patient’s history across an 
   });
 
   it('never hands the service API key to the browser, calls no other host, and throws no page errors', async () => {
-    const watch = the(browserSession, 'browser').watch;
-    await watch.settled();
-    expect(watch.checkErrors).toEqual([]);
-    expect(watch.leaks).toEqual([]);
-    expect(watch.foreignRequests).toEqual([]);
-    expect(watch.pageErrors).toEqual([]);
-    expect(watch.apiFailures()).toEqual([]);
+    await expectCleanWatch(the(browserSession, 'browser').watch);
   });
 });

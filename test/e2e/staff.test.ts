@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { currentCode } from '../../server/bff/auth/mfa';
 import { ARTIFACTS, UI } from './app';
-import { openBrowser, stopAfterFirstFailure, type BrowserSession } from './browser';
+import { expectCleanWatch, openBrowser, stopAfterFirstFailure, type BrowserSession } from './browser';
 import { the } from './support';
 
 const shared = inject('e2eApp');
@@ -123,12 +123,7 @@ describe('staff and two-factor, end to end in Chromium', () => {
 
   it('never hands the service API key to either browser', async () => {
     for (const session of [adminBrowser, reviewerBrowser]) {
-      const watch = the(session, 'browser').watch;
-      await watch.settled();
-      expect(watch.leaks).toEqual([]);
-      expect(watch.foreignRequests).toEqual([]);
-      expect(watch.pageErrors.join('\n')).toBe('');
-      expect(watch.checkErrors).toEqual([]);
+      await expectCleanWatch(the(session, 'browser').watch, false);
     }
   });
 });

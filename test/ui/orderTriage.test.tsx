@@ -8,7 +8,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { orders } from '../../server/service/db/schema';
 import { labTestId, type WireOrder } from '../bff/ordersFixture';
-import { renderOnStack } from './renderApp';
+import { fill, renderOnStack } from './renderApp';
 import { startRealStack, type RealStack } from './realStack';
 import { patient } from './seed/orders';
 
@@ -72,7 +72,7 @@ describe('order triage', () => {
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('combobox', { name: /Outcome/ }));
     await user.click(await screen.findByRole('option', { name: 'Patient contacted' }));
-    await user.type(within(dialog).getByLabelText(/Note/), 'Patient will post the kit back on Monday');
+    await fill(user, within(dialog).getByLabelText(/Note/), 'Patient will post the kit back on Monday');
     await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));
 
     expect(await screen.findByText(/^Resolved: the order leaves the queue/)).toBeInTheDocument();
@@ -87,7 +87,7 @@ describe('order triage', () => {
     await user.click(await within(panel).findByRole('button', { name: 'Reship kit' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Reship the kit?')).toBeInTheDocument();
-    await user.type(within(dialog).getByLabelText(/Note/), 'Second kit, signature required');
+    await fill(user, within(dialog).getByLabelText(/Note/), 'Second kit, signature required');
     await user.click(within(dialog).getByRole('button', { name: 'Reship kit' }));
 
     expect(await screen.findByText(/^A new kit is on its way: order [0-9a-f]{8} is placed/)).toBeInTheDocument();
@@ -110,7 +110,7 @@ describe('order triage', () => {
     expect(await within(dialog).findByText('Say why the order is cancelled')).toBeInTheDocument();
     expect(posts(`/api/orders/${o.barbara.id}/cancel`)).toHaveLength(0);
 
-    await user.type(within(dialog).getByLabelText(/Reason/), 'Patient moved abroad');
+    await fill(user, within(dialog).getByLabelText(/Reason/), 'Patient moved abroad');
     await user.click(within(dialog).getByRole('button', { name: /Cancel order/ }));
     expect(await screen.findByText('Order cancelled')).toBeInTheDocument();
     expect(posts(`/api/orders/${o.barbara.id}/cancel`)[0]?.body).toEqual({ reason: 'Patient moved abroad' });

@@ -6,7 +6,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { labTestId, type WireOrder } from '../bff/ordersFixture';
-import { renderOnStack } from './renderApp';
+import { fill, renderOnStack } from './renderApp';
 import { startRealStack, type RealStack } from './realStack';
 import { patient, setCreatedAt, setEventTimes, setUnknownStatus } from './seed/orders';
 
@@ -231,7 +231,7 @@ describe('an order page', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Cancel this order?')).toBeInTheDocument();
     expect(stack.requests.some((r) => r.path.endsWith('/cancel'))).toBe(false);
-    await user.type(within(dialog).getByLabelText(/Reason/), 'Placed twice');
+    await fill(user, within(dialog).getByLabelText(/Reason/), 'Placed twice');
     await user.click(within(dialog).getByRole('button', { name: /Cancel order/ }));
 
     await waitFor(() => expect(stack.requests.some((r) => r.method === 'POST' && r.path === `/api/orders/${o.liskov.id}/cancel`)).toBe(true));
@@ -261,7 +261,7 @@ describe('an order page', () => {
     const dialog = await screen.findByRole('dialog');
     // Someone else completed it meanwhile (here: the service's sandbox, while the dialog is open).
     await stack.service.driveOrder(stack.service.team, o.lamarr.id, 'completed.walk_in_test.completed');
-    await user.type(within(dialog).getByLabelText(/Reason/), 'Placed twice');
+    await fill(user, within(dialog).getByLabelText(/Reason/), 'Placed twice');
     await user.click(within(dialog).getByRole('button', { name: /Cancel order/ }));
     expect(await screen.findByText(/^Could not cancel the order: .*the order is already completed \(completed\)/)).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -9,7 +9,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import type userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StaffKey } from '../bff/harness';
-import { renderOnStack } from './renderApp';
+import { fill, renderOnStack } from './renderApp';
 import { startRealStack, type RealStack, type SeenRequest } from './realStack';
 import { ApproveDialog } from '../../src/parser-jobs/review/ApproveDialog';
 import { patientCheckOf, PatientMatch } from '../../src/parser-jobs/review/PatientMatch';
@@ -238,7 +238,7 @@ describe('reviewing a report', () => {
     expect(within(dialog).getByText('Say why the report is rejected')).toBeInTheDocument();
     expect(reviews(stack.requests)).toHaveLength(0);
 
-    await user.type(within(dialog).getByRole('textbox', { name: /Why is it rejected/ }), 'Wrong patient: the report is for someone else');
+    await fill(user, within(dialog).getByRole('textbox', { name: /Why is it rejected/ }), 'Wrong patient: the report is for someone else');
     await user.click(within(dialog).getByRole('button', { name: 'Reject report' }));
     const outcome = await screen.findByRole('status', {}, { timeout: 4000 });
     await waitFor(() => expect(outcome).toHaveTextContent('Rejected'));

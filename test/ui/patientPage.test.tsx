@@ -7,7 +7,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WireOrder } from '../bff/ordersFixture';
-import { renderOnStack } from './renderApp';
+import { fill, renderOnStack } from './renderApp';
 import { startRealStack, type RealStack } from './realStack';
 import { patient, setCreatedAt } from './seed/orders';
 import { uploadReport } from './seed/parser';
@@ -111,7 +111,7 @@ describe('creating a patient', () => {
   it('shows the service’s refusal of an e-mail as client id on that field', async () => {
     await stack.signInAs('coordinator');
     const { user } = renderOnStack(stack, '/users/create');
-    await user.type(await screen.findByLabelText(/Client user id/), 'grace@example.com');
+    await fill(user, await screen.findByLabelText(/Client user id/), 'grace@example.com');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     const control = screen.getByLabelText(/Client user id/).closest('.MuiFormControl-root') as HTMLElement;
     expect(await within(control).findByText(/personally identifiable information/)).toBeInTheDocument();

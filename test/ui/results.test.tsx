@@ -7,7 +7,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { labTestId, type WireOrder } from '../bff/ordersFixture';
-import { renderOnStack } from './renderApp';
+import { fill, renderOnStack } from './renderApp';
 import { startRealStack, type RealStack } from './realStack';
 import { patient } from './seed/orders';
 import { clean, readReport } from './seed/parser';
@@ -82,7 +82,7 @@ describe('the order page’s Results card', () => {
 
     await user.click(within(banner).getByRole('button', { name: 'Acknowledge' }));
     const dialog = await screen.findByRole('dialog', { name: 'Acknowledge the critical result' });
-    await user.type(within(dialog).getByLabelText(/What was done/), 'Called Dr. Hopper');
+    await fill(user, within(dialog).getByLabelText(/What was done/), 'Called Dr. Hopper');
     await user.click(within(dialog).getByRole('button', { name: 'Acknowledge' }));
     const done = await within(card).findByRole('status', { name: 'Critical result acknowledged' });
     expect(done).toHaveTextContent(/Acknowledged by Test coordinator/);

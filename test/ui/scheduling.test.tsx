@@ -14,7 +14,7 @@ import type { WireOrder } from '../bff/ordersFixture';
 import { runConfirmJob } from '../../server/service/domain/appointments/confirmJob';
 import { setPollScale } from '../../src/components/polling';
 import { AWAITING_POLL_MS } from '../../src/orders/scheduling/appointmentState';
-import { renderOnStack } from './renderApp';
+import { fill, renderOnStack } from './renderApp';
 import { startRealStack, type RealStack, type SeenRequest } from './realStack';
 import {
   addDays,
@@ -228,7 +228,7 @@ describe('the slot calendar on an at-home order', () => {
     // ... and with whom.
     expect(within(chosen).getByTestId('chosen-provider')).toHaveTextContent('With Provider 1');
 
-    await user.type(screen.getByLabelText('Appointment notes'), 'Patient is hard of hearing: knock loudly');
+    await fill(user, screen.getByLabelText('Appointment notes'), 'Patient is hard of hearing: knock loudly');
     await user.click(screen.getByRole('button', { name: 'Book' }));
 
     const section = await screen.findByRole('region', { name: 'Current appointment' }, { timeout: 5000 });
@@ -692,7 +692,7 @@ describe('an existing appointment', () => {
     await user.click(await within(dialog).findByRole('combobox', { name: /Reason/ }, { timeout: 5000 }));
     expect(await screen.findByRole('option', { name: 'Cancelled less than 24 hours before the appointment (not refundable)' })).toBeInTheDocument();
     await user.click(screen.getByRole('option', { name: 'Patient is unavailable at that time' }));
-    await user.type(within(dialog).getByLabelText('Notes (optional)'), 'Travelling that week');
+    await fill(user, within(dialog).getByLabelText('Notes (optional)'), 'Travelling that week');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel appointment' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), { timeout: 5000 });
@@ -717,7 +717,7 @@ describe('requesting an appointment', () => {
     expect(zip).toHaveValue(CHICAGO.zip_code);
 
     await user.clear(within(dialog).getByLabelText(/Street address/));
-    await user.type(within(dialog).getByLabelText(/Street address/), '9 Desert Road');
+    await fill(user, within(dialog).getByLabelText(/Street address/), '9 Desert Road');
     // Five digits, but no US state's zip code area.
     await user.clear(zip);
     await user.type(zip, '00000');

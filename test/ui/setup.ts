@@ -9,6 +9,7 @@ import type * as Recharts from 'recharts';
 import type * as Theme from '../../src/layout/theme';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { preloadLazyViews } from '../../src/components/lazyView';
+import { speedUpLabels } from './fastLabels';
 import { memoizeComputedStyle, speedUpComputedStyle } from './fastStyles';
 
 // Page tests run the real service and BFF in the same worker: on a loaded machine an answer can
@@ -44,6 +45,8 @@ configure({
 // without recomputing what has not changed (fastStyles.ts).
 speedUpComputedStyle(document, window);
 memoizeComputedStyle(document, window);
+// label.control by jsdom's id cache instead of a walk of the whole page per label (fastLabels.ts).
+speedUpLabels(document);
 
 // The dashboard's views load on first use (src/components/lazyView.ts); compile them before the
 // tests start rather than inside the first test that opens one.

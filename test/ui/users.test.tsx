@@ -1,6 +1,9 @@
 /** The users list on the real stack: users seeded in the real service, read through the real BFF. */
-import { screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { App } from '../../src/App';
+import { startFirstPage } from '../../src/firstPage';
+import { forgetSession } from '../../src/providers/session';
 import { renderOnStack, signIn } from './renderApp';
 import { STAFF_PASSWORD, staffEmail, startRealStack, type RealStack } from './realStack';
 
@@ -28,6 +31,24 @@ async function openSignedIn() {
 const rows = () => screen.getAllByRole('row').slice(1); // minus the header row
 
 describe('users list', () => {
+  it('a cold load of /#/users asks who is signed in and for the first rows once each, before React renders (main.tsx)', async () => {
+    await stack.signInAs('admin');
+    forgetSession();
+    localStorage.clear();
+    window.history.replaceState(null, '', '/#/users');
+    startFirstPage(window.location.hash);
+    render(<App />);
+
+    expect(await screen.findByText('pt-7f3a2c91')).toBeInTheDocument();
+    expect(rows()).toHaveLength(3);
+    const gets = (path: string) => stack.requests.filter((r) => r.method === 'GET' && r.path === path);
+    // react-admin's checkAuth, getPermissions and getIdentity share the one session check.
+    expect(gets('/api/auth/me')).toHaveLength(1);
+    // The list took the prefetched answer instead of asking again.
+    expect(gets('/api/users')).toHaveLength(1);
+    expect(gets('/api/users')[0]!.query.get('range')).toBe('[0,9]');
+  });
+
   it('after sign-in, lists users with their connected sources', async () => {
     const { user } = renderOnStack(stack);
     await signIn(user, staffEmail('admin'), STAFF_PASSWORD);

@@ -6,7 +6,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { placeOnSiteOrder, placeWalkInOrder, WALK_IN } from '../bff/walkInFixture';
-import { renderOnStack } from './renderApp';
+import { fill, renderOnStack } from './renderApp';
 import { startRealStack, type RealStack } from './realStack';
 
 let stack: RealStack;
@@ -99,7 +99,7 @@ describe('walk-in and on-site collection', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Cancel the walk-in visit' });
     await user.click(await within(dialog).findByRole('combobox', { name: /Reason/ }, { timeout: 5000 }));
     await user.click(await screen.findByRole('option', { name: 'Patient wants another time' }, { timeout: 5000 }));
-    await user.type(within(dialog).getByRole('textbox', { name: 'Note (optional)' }), 'will call back');
+    await fill(user, within(dialog).getByRole('textbox', { name: 'Note (optional)' }), 'will call back');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel visit' }));
     await within(section).findByText('Last visit (cancelled)');
 

@@ -7,7 +7,7 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderOnStack } from './renderApp';
+import { fill, renderOnStack } from './renderApp';
 import { failNext, startRealStack, type RealStack } from './realStack';
 import { createEndpoint, endpointGone, seedDeliveries, type SeededDelivery, type ServiceEndpoint } from './seed/webhooks';
 import type { StaffKey } from '../bff/harness';
@@ -105,11 +105,13 @@ describe('webhook endpoints', () => {
 
   it('shows the new endpoint’s secret once, with a copy button, then opens the endpoint without it', async () => {
     const { user } = await open('/webhook-endpoints/create');
-    await user.type(await screen.findByRole('textbox', { name: 'URL' }), 'https://receiver.example.org/hooks');
+    await fill(user, await screen.findByRole('textbox', { name: 'URL' }), 'https://receiver.example.org/hooks');
     const types = screen.getByRole('combobox', { name: 'Event types' });
-    await user.type(types, 'labtest.order.*{Enter}');
-    await user.type(types, 'lab_report.parsing_job.updated{Enter}');
-    await user.type(screen.getByRole('textbox', { name: 'Description' }), 'Parsed reports to the EHR bridge');
+    await fill(user, types, 'labtest.order.*');
+    await user.keyboard('{Enter}');
+    await fill(user, types, 'lab_report.parsing_job.updated');
+    await user.keyboard('{Enter}');
+    await fill(user, screen.getByRole('textbox', { name: 'Description' }), 'Parsed reports to the EHR bridge');
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Endpoint created: copy its signing secret' });
@@ -145,7 +147,7 @@ describe('webhook endpoints', () => {
     failNext(stack, 'post', '/api/webhook-endpoints', 422, { message: `url: ${refusal}`, errors: { url: refusal } });
     const { user } = await open('/webhook-endpoints/create');
     const url = await screen.findByRole('textbox', { name: 'URL' });
-    await user.type(url, 'http://192.168.1.10/hook');
+    await fill(user, url, 'http://192.168.1.10/hook');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     const control = url.closest('.MuiFormControl-root') as HTMLElement;
     expect(await within(control).findByText(refusal)).toBeInTheDocument();
@@ -162,7 +164,7 @@ describe('webhook endpoints', () => {
     stack.useBffApp(await stack.bff.buildApp({ serviceApiKey: service.otherTeam.apiKey }));
     try {
       const { user } = await open('/webhook-endpoints/create');
-      await user.type(await screen.findByRole('textbox', { name: 'URL' }), 'https://x.example.org/h');
+      await fill(user, await screen.findByRole('textbox', { name: 'URL' }), 'https://x.example.org/h');
       await user.click(screen.getByRole('button', { name: 'Save' }));
       // The service's 422 at `body` (no field of the form): the BFF's message names it.
       expect(await screen.findByText('body: a team may have at most 20 webhook endpoints')).toBeInTheDocument();
@@ -175,8 +177,9 @@ describe('webhook endpoints', () => {
 
   it('checks the URL’s form and the event types before sending', async () => {
     const { user } = await open('/webhook-endpoints/create');
-    await user.type(await screen.findByRole('textbox', { name: 'URL' }), 'ftp://user:pw@example.com/x');
-    await user.type(screen.getByRole('combobox', { name: 'Event types' }), 'Order Created{Enter}');
+    await fill(user, await screen.findByRole('textbox', { name: 'URL' }), 'ftp://user:pw@example.com/x');
+    await fill(user, screen.getByRole('combobox', { name: 'Event types' }), 'Order Created');
+    await user.keyboard('{Enter}');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Use an http or https URL')).toBeInTheDocument();
     expect(screen.getByText(/"Order Created" is not an event type/)).toBeInTheDocument();

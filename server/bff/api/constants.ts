@@ -48,3 +48,9 @@ export const ERROR_CODES = {
   claimed_by_other: 'Someone else holds the claim: claim again with force to take it over',
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** How often the dashboard asks for `GET /api/overview` again (and the menu badges with it: one query serves both). */
+export const OVERVIEW_POLL_MS = 30_000;
+
+/** True when an overview queue's count could not be read (`OverviewQueueError` in overview.ts). */
+export const isQueueError = (queue: object): queue is { error: string } => 'error' in queue;

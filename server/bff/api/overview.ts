@@ -9,8 +9,8 @@ import { IanaTimeZone } from '../../contract';
 
 /** Queues that are walked page by page stop here: the count then reads "500+". */
 export const OVERVIEW_WALK_CAP = 500;
-/** How often the dashboard asks again (and the menu badges with it: one query serves both). */
-export const OVERVIEW_POLL_MS = 30_000;
+// The menu's badges (the dashboard's first page) need these two without zod and the schemas.
+export { OVERVIEW_POLL_MS, isQueueError } from './constants';
 
 export const OverviewQuery = z.object({
   time_zone: IanaTimeZone.describe('The viewer’s zone: "today" and "tomorrow" are its calendar days'),
@@ -37,8 +37,6 @@ export const OverviewQueueError = z
 export type OverviewQueueError = z.infer<typeof OverviewQueueError>;
 /** A queue's count, or why it could not be read. */
 const orError = <T extends z.ZodType>(queue: T) => z.union([queue, OverviewQueueError]);
-/** True when the queue's count could not be read. */
-export const isQueueError = (queue: object): queue is OverviewQueueError => 'error' in queue;
 
 const OrdersNeedingAttention = z.object({
   count: z.number().int(),

@@ -3,7 +3,7 @@ import { decodeImage, prepareForOcr } from './imagePrep';
 import { interpret } from './interpret';
 import { readKeyValueBlocks } from './keyValueBlocks';
 import { OcrBudget } from './limits';
-import { matchLoinc } from './loinc';
+import { analyteOfCode, matchLoinc, PRINTED_ONLY_CODES } from './loinc';
 import { extractMetadata } from './metadata';
 import { readNarrative } from './narrative';
 import { closeOcr, recognizePage } from './ocr';
@@ -14,9 +14,8 @@ import { consistencyReasons } from './consistency';
 import { withDecimalPoints } from './decimalComma';
 import { buildRows, withoutRestoredPoints } from './rows';
 import { sniffUpload } from './sniff';
-import { readTables } from './tableReader';
+import { readTables, type RawResult } from './tableReader';
 import { readTransposed } from './transposedTable';
-import type { RawResult } from './tableReader';
 import type { LabReportResult, PageText, ParseOptions, ParseOutcome, ParseStage, ResultReviewCode, ReviewReason } from './types';
 
 /**
@@ -122,8 +121,10 @@ async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | 
       qualitativeValue: raw.value.kind === 'qualitative',
       ocr: raw.source === 'ocr',
     });
+    // The lab's own code, printed beside the name, says which LOINC term the result is.
+    if (raw.printedLoinc) takePrintedCode(loinc, raw);
     colonAsPoint(raw, loinc);
-    const interpreted = interpret(raw);
+    const interpreted = interpret(raw, metadata.gender);
     if (loinc.unitCorrected) {
       // An OCR misreading of one of the analyte's own units: report the unit, not the misreading.
       raw.units = loinc.unitCorrected;
@@ -167,6 +168,28 @@ export function colonAsPoint(raw: RawResult, loinc: ReturnType<typeof matchLoinc
     ...raw.problems,
     { code: 'decimal_suspect', message: `The value was read as ${m[1]}:${m[2]}; a colon is no part of this test's results, so it was taken for a decimal point: check it against the page.` },
   ];
+}
+
+/**
+ * A LOINC column: the printed code (check digit verified when read) is the result's code. Where
+ * it is a code of the analyte the name matched (another property or timing, "Fasting glucose
+ * [Moles/volume]" beside "Glucose"), it replaces the matched code; where it names another analyte
+ * than the name does, name and code disagree and a person decides.
+ */
+function takePrintedCode(loinc: ReturnType<typeof matchLoinc>, raw: RawResult): void {
+  const code = raw.printedLoinc!;
+  const analyte = loinc.analyte;
+  const known = analyteOfCode(code);
+  if (known && analyte && known !== analyte) {
+    raw.problems.push({ code: 'loinc_ambiguous', message: `The LOINC code printed beside the test (${code}) is not the code of the test its name names.` });
+    return;
+  }
+  if (!known && !analyte) return;
+  const of = (known ?? analyte)!;
+  const name = PRINTED_ONLY_CODES[code] ?? of.units.find((u) => u.loinc?.code === code)?.loinc?.name ?? of.name;
+  loinc.matches = [{ loinc_code: code, loinc_name: name, display_name: of.display, aliases: of.aliases, confidence_score: 0.99 }];
+  loinc.ambiguous = false;
+  loinc.analyte = of;
 }
 
 /** Text layer where there is one; pages without text (scans) are rendered and OCR'd. */

@@ -21,8 +21,9 @@ export interface Interpreted {
   below?: boolean;
 }
 
-export function interpret(raw: RawResult): Interpreted {
-  const range = raw.rangeText ? parseRange(raw.rangeText) : undefined;
+/** `sex`: the patient's, for ranges printed per sex. */
+export function interpret(raw: RawResult, sex?: 'female' | 'male' | 'other'): Interpreted {
+  const range = raw.rangeText ? parseRange(raw.rangeText, sex) : undefined;
   const out: Interpreted = { result: { test_name: raw.testName, value: raw.value.value }, range };
   const r = out.result;
   r.type = typeOf(raw);
@@ -129,7 +130,8 @@ function interpretation(raw: RawResult, i: Interpreted): Interpretation {
 
 /** "Non Reactive" = "Non-Reactive" = "nonreactive". */
 export function sameWords(a: string, b: string): boolean {
-  const n = (s: string) => s.toLowerCase().replace(/[^a-z0-9+]/g, '');
+  // Accents folded: "Ámbar" = "ambar", "trüb" = "trub".
+  const n = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9+]/g, '');
   return n(a) === n(b);
 }
 

@@ -72,7 +72,9 @@ const withoutFillers = (norm: string) => norm.split(' ').filter((w) => !FILLERS.
 /** Lower case, no spaces, µ as u: "x10E3/µL" = "x10e3/ul". */
 export function normalizeUnit(units: string | undefined): string {
   // "ml/min/1,73m²" is "mL/min/1.73m2": a decimal comma and a superscript are the same unit.
-  return (units ?? '').toLowerCase().replace(/\s+/g, '').replace(/[µμ]/g, 'u').replace(/(\d),(\d)/g, '$1.$2').replace(/²/g, '2').replace(/³/g, '3');
+  // "µUI/mL", "mUI/L": international units as Spanish, French and Italian labs abbreviate them (UI).
+  return (units ?? '').toLowerCase().replace(/\s+/g, '').replace(/[µμ]/g, 'u').replace(/(\d),(\d)/g, '$1.$2').replace(/²/g, '2').replace(/³/g, '3')
+    .replace(/ui(?=\/)/, 'iu');
 }
 
 const exactIndex = new Map<string, Set<Analyte>>();
@@ -234,6 +236,20 @@ export function acceptsNoUnit(analyte: Analyte): boolean {
   return analyte.units.length === 0 || analyte.results !== 'quantitative' || analyte.units.some((s) => s.units.includes(''));
 }
 
+/** The analyte a LOINC code is (its own code, or the code of one of its units' properties). */
+export function analyteOfCode(code: string): Analyte | undefined {
+  return ANALYTES.find((a) => a.code === code || a.units.some((u) => u.loinc?.code === code));
+}
+
+/**
+ * Codes labs print for a table analyte's variant the table does not list as its own row (the
+ * fasting glucose terms): their long names, for a code read from a LOINC column.
+ */
+export const PRINTED_ONLY_CODES: Readonly<Record<string, string>> = {
+  '14771-0': 'Fasting glucose [Moles/volume] in Serum or Plasma',
+  '1558-6': 'Fasting glucose [Mass/volume] in Serum or Plasma',
+};
+
 export function matchLoinc(testName: string, ctx: MatchContext = {}): LoincResult {
   const norm = normalizeName(testName);
   if (!norm) return { matches: [], method: 'none', ambiguous: false };
@@ -274,7 +290,7 @@ function decide(candidates: Analyte[], ctx: MatchContext, method: MatchMethod, c
   if (byUnit.length === 1) return chosen(byUnit[0]!, ctx, method === 'fuzzy' ? method : 'unit', Math.min(confidence, 0.95));
   const pool = byUnit.length ? byUnit : candidates;
   if (ctx.panel) {
-    const urinePanel = /urin|\bua\b|dipstick|microscop|sediment/i.test(ctx.panel);
+    const urinePanel = /urin|\bua\b|dipstick|microscop|sediment|orina|\bego\b|harn/i.test(ctx.panel);
     const bySpecimen = pool.filter((a) => a.specimen === (urinePanel ? 'urine' : 'blood'));
     // A word result ("NEGATIVE", "1+") is never an analyte only ever measured: the value decides
     // then, not the panel (an OCR-misread "URINALYSIS" heading leaves urine protein under the chemistry).

@@ -144,7 +144,7 @@ const lipids = group('blood', [
 ]);
 
 const endocrine = group('blood', [
-  ['3016-3', 'Thyrotropin [Units/volume] in Serum or Plasma', 'TSH', ['Thyroid Stimulating Hormone', 'Thyrotropin', 'TSH, 3rd Generation', 'TSH, High Sensitivity'], [u(['uIU/mL', 'mIU/L', 'mcIU/mL', 'uU/mL', 'mU/L'], [0.001, 500])]],
+  ['3016-3', 'Thyrotropin [Units/volume] in Serum or Plasma', 'TSH', ['Thyroid Stimulating Hormone', 'Thyrotropin', 'TSH, 3rd Generation', 'TSH, High Sensitivity', 'TSH, Ultrasensitive', 'Ultrasensitive TSH'], [u(['uIU/mL', 'mIU/L', 'mcIU/mL', 'uU/mL', 'mU/L'], [0.001, 500])]],
   ['3024-7', 'Thyroxine (T4) free [Mass/volume] in Serum or Plasma', 'Free T4', ['T4, Free', 'T4, Free (Direct)', 'Thyroxine, Free', 'FT4', 'Free Thyroxine', 'T4 Free'], [u(['ng/dL'], [0.05, 10], 2), u(['pmol/L'], [1, 130], 1, ['14920-3', 'Thyroxine (T4) free [Moles/volume] in Serum or Plasma'])]],
   ['3026-2', 'Thyroxine (T4) [Mass/volume] in Serum or Plasma', 'T4, Total', ['Thyroxine (T4)', 'T4 Total', 'Thyroxine, Total', 'Total T4'], [u(UG_DL, [0.5, 30], 1)]],
   ['3051-0', 'Triiodothyronine (T3) Free [Mass/volume] in Serum or Plasma', 'Free T3', ['T3, Free', 'Triiodothyronine, Free', 'FT3', 'Triiodothyronine (T3), Free', 'T3 Free'], [u(['pg/mL'], [0.5, 30], 1)]],

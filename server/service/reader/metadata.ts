@@ -1,7 +1,7 @@
 import { isoDateOf } from '../../contract/printedDate';
 import type { Cell, ResultMetadata, Row } from './types';
 import { findLabels, wholeLabel, withLabelSnapped, type Field, type Label, type LabelMatch } from './metadata/labels';
-import { labAddress, letterheadLab } from './metadata/letterhead';
+import { cliaLineLab, labAddress, letterheadLab } from './metadata/letterhead';
 import {
   cliaValue,
   dateTimeValue,
@@ -61,16 +61,20 @@ export function extractMetadata(input: Row[]): MetadataRead {
   rows.forEach((row, i) => readRow(rows, i, store));
   readLetter(rows, store);
   readNameHeading(rows, store);
+  readSignature(rows, store);
 
   // An identity the report contradicts is left for a person to enter rather than guessed.
   for (const f of IDENTITY) if (store[f]?.doubtful) delete store[f];
-  const name = splitName(store.name?.value ?? '');
+  const name = SPANISH_LABELS.test(rows.map((r) => r.text).join('\n')) ? splitSpanishName(store.name?.value ?? '') : splitName(store.name?.value ?? '');
   const first = store.first?.value ?? name.first;
   const last = store.last?.value ?? name.last;
 
   // The reporting lab: a "Laboratory:" label, else the letterhead, else the performing site
   // (which may be a subcontractor, and is often printed with a site code).
-  const letterhead = letterheadLab(rows);
+  // A letterhead that names no laboratory (a clinic's logo line) gives way to the lab named on its CLIA line.
+  const footerLab = cliaLineLab(rows);
+  const head = letterheadLab(rows);
+  const letterhead = footerLab && (!head || !LAB_WORDS.test(head.name)) ? footerLab : head;
   // A hospital's letterhead and "performed by Saint Anselm Medical Center Laboratory": the lab is the
   // performing one, which names the letterhead's institution and its laboratory.
   const ownLab = store.lab && letterhead && normalised(store.lab.value).startsWith(normalised(letterhead.name)) && store.lab.value.length > letterhead.name.length;
@@ -92,6 +96,34 @@ export function extractMetadata(input: Row[]): MetadataRead {
   const missing = (['patient_first_name', 'patient_last_name', 'dob', 'lab_name'] as const).filter((k) => !metadata[k]);
   const found = (Object.keys(metadata) as MetadataKey[]).filter((k) => !!metadata[k]);
   return { metadata, missing, found };
+}
+
+/** Labels only a report written in Spanish prints. */
+const SPANISH_LABELS = /(?<!\p{L})(?:paciente|nombre del paciente|fecha de nacimiento|sexo|fecha de (?:toma|reporte|recepci[oó]n|informe))\s*:/iu;
+
+/**
+ * Spanish names carry two surnames, the father's then the mother's: "José Luis García Ramírez" is
+ * José Luis, of the García Ramírez family. Three words or more without a comma: the last two (with
+ * their particles, "de la Cruz") are the surnames; "García Ramírez, José Luis" reads as everywhere.
+ */
+/** Given names that end a compound one ("María José", "Juan Carlos", "Ana Sofía"); surnames seldom are. */
+const COMPOUND_GIVEN =
+  /^(?:jos[eé]|mar[ií]a|luis|carlos|antonio|manuel|miguel|ángel|angel|fernanda|guadalupe|carmen|elena|isabel|teresa|sof[ií]a|eugenia|pablo|francisco|alberto|eduardo|enrique|javier|alejandro|andrea|paula|luisa|cristina|patricia|lourdes|rosa|ana|juan|pedro|daniel|david|rafael|ram[oó]n)$/i;
+
+export function splitSpanishName(name: string): { first: string; last: string } {
+  const plain = splitName(name);
+  if (name.includes(',')) return plain;
+  const words = name.replace(/^(?:sr|sra|srta|dr|dra)\.?\s+/i, '').replace(/\s+/g, ' ').trim().split(' ');
+  if (words.length < 3) return plain;
+  // "María José Ortega": a compound given name and one surname, when the second word is a given name.
+  if (words.length === 3 && COMPOUND_GIVEN.test(words[1]!)) return { first: words.slice(0, 2).join(' '), last: words[2]! };
+  // Two surnames from the end, each with its particles ("García de la Cruz"), at least one given name before them.
+  let start = words.length;
+  for (let units = 0; units < 2 && start > 1; units++) {
+    start--;
+    while (start > 1 && /^(?:de|del|la|las|los|y)$/i.test(words[start - 1]!)) start--;
+  }
+  return { first: words.slice(0, start).join(' '), last: words.slice(start).join(' ') };
 }
 
 /**
@@ -302,6 +334,28 @@ function readLetter(rows: Row[], store: Store): void {
       store.name = { value: v, rank: 2, row: i, cell };
     }
   });
+}
+
+/** Closings of a letter: the signature under them is its writer's. */
+const VALEDICTION = /^(?:sincerely|yours (?:sincerely|truly|faithfully)|(?:best|kind|warm|with best)? ?regards|respectfully|cordially|best wishes|atentamente|saludos cordiales|cordialmente|mit freundlichen gr(?:ü|ue)(?:ß|ss)en)[,.]?$/i;
+
+/**
+ * A letter signed by a clinician ("Sincerely," over "Samir Haddad, MD") was written by the one who
+ * ordered the tests, when no label names a provider. Someone else signing (a lab manager, no
+ * title or credential) names nobody.
+ */
+function readSignature(rows: Row[], store: Store): void {
+  if (store.provider) return;
+  const at = rows.findIndex((r) => r.cells.length === 1 && VALEDICTION.test(r.cells[0]!.text.trim()));
+  if (at < 0) return;
+  for (let k = at + 1; k <= at + 3 && k < rows.length && rows[k]!.page === rows[at]!.page; k++) {
+    const cell = rows[k]!.cells[0]!;
+    const v = providerValue(cell.text);
+    if (v && isClinician(v)) {
+      store.provider = { value: v, rank: 3, row: k, cell };
+      return;
+    }
+  }
 }
 
 /** A line of the patient's identifiers: a birth date or a record number. */

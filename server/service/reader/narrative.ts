@@ -76,7 +76,12 @@ const NOT_A_RESULT_AFTER = /^(?:years?|yrs?|y\/o|yo|old|months?|mos?|weeks?|wks?
 const DOSING_AFTER = /^(?:po|iv|ivpb|im|sc|subq|sq|pr|sl|ng|bid|tid|qid|qd|qhs|qam|prn|stat|daily|nightly|twice|once|every|q\d+h?|tablets?|tabs?|capsules?|caps?|infusion|bolus|drip|supplement(?:ation|s)?|replacement|replete|given|administered|ordered)$/i;
 
 /** Guidance, not a result: "A1c of 6.5 % indicates diabetes". */
-const GUIDANCE_AFTER = /^\W*(?:\([^)]*\)\s*)?(?:or (?:more|higher|above|less|lower|below)|and (?:above|below|over|under)|indicat|suggest|is consistent|consistent with|is diagnostic|diagnostic|defines?|is defined|means|is recommended|recommended|or greater|or less)/i;
+/**
+ * Guidance, not a result: "A1c of 6.5 % indicates diabetes", also of a span ("an A1c of 5.7% to
+ * 6.4% suggests prediabetes") and in a note's short words ("5.7-6.4 % increased risk").
+ */
+const GUIDANCE_AFTER =
+  /^\W*(?:(?:to|-|–|—)\s*\d+(?:\.\d+)?\s*%?\s*)?(?:\([^)]*\)\s*)?(?:or (?:more|higher|above|less|lower|below)|and (?:above|below|over|under)|indicat|suggest|is consistent|consistent with|is diagnostic|diagnostic|defines?|is defined|means|is recommended|recommended|or greater|or less|(?:an )?(?:increased|elevated|higher) risk|goal\b|target\b|pre-?diabet|diabet(?:es|ic))/i;
 
 const RANGE_KEY = String.raw`reference\s+(?:range|interval|values?)|normal\s+(?:range|values?|limits?)|ref(?:erence)?\s+range|ref(?:erence)?\.?|standard\s+range|expected\s+(?:range|values?|result)|expected|normal|target(?:\s+range)?|healthy\s+range|desirable(?:\s+range)?|optimal(?:\s+range)?|goal|range`;
 const RANGE_LINK = String.raw`(?:\s*(?::|=|\bis\b|\bare\b|\bof\b|\bwould be\b|\bshould be\b|\bfor (?:this test|adults) is\b))*\s*`;

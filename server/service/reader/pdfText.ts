@@ -98,6 +98,7 @@ export async function pageText(page: PDFPageProxy, pageNumber: number): Promise<
     if (err instanceof ParseFailure) throw err;
     throw new ParseFailure(`the text of page ${pageNumber} could not be read (the page may be damaged)`);
   }
+  const boldFonts = await boldFontsOf(page, content.items);
   const items: TextItem[] = [];
   let chars = 0;
   for (const raw of content.items) {
@@ -122,10 +123,35 @@ export async function pageText(page: PDFPageProxy, pageNumber: number): Promise<
       height: size,
       page: pageNumber,
       source: 'text',
+      ...('fontName' in raw && boldFonts.has(raw.fontName) ? { bold: true } : {}),
     }));
   }
   if (chars < MIN_TEXT_CHARS) return null;
   return { page: pageNumber, width: viewport.width, height: viewport.height, source: 'text', items };
+}
+
+const BOLD_FACE = /bold|black|heavy|demi/i;
+
+/**
+ * The page's fonts with a bold face. Their names are known only once the page's operator list
+ * is built (pdfjs loads the fonts then); a page in one font needs none of it. A failure here
+ * only loses the emphasis, never the text.
+ */
+async function boldFontsOf(page: PDFPageProxy, items: readonly object[]): Promise<Set<string>> {
+  const fonts = new Set(items.map((i) => ('fontName' in i && typeof i.fontName === 'string' ? i.fontName : '')).filter(Boolean));
+  const bold = new Set<string>();
+  if (fonts.size < 2) return bold;
+  try {
+    await withTimeout(page.getOperatorList(), PAGE_TIMEOUT_MS, 'reading the fonts of a page');
+    for (const id of fonts) {
+      const font: unknown = page.commonObjs.has(id) ? page.commonObjs.get(id) : undefined;
+      const name = font && typeof font === 'object' && 'name' in font ? String(font.name) : '';
+      if (BOLD_FACE.test(name)) bold.add(id);
+    }
+  } catch {
+    /* emphasis unknown: read as regular */
+  }
+  return bold;
 }
 
 /**

@@ -4,7 +4,7 @@ import { similarWords } from './fuzzy';
 import { matchLoinc } from './loinc';
 import { decimalRestored, minConfidence } from './rows';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
-import { flagKind, isDotNoise, isKnownQualitative, isLeader, isMarksOnly, LEADER_RUN, parseRange, parseValueCell, SIGN_FLAG, type ValueCell } from './values';
+import { flagKind, isDotNoise, isKnownQualitative, isLeader, isMarksOnly, LEADER_RUN, parseRange, parseValueCell, sexSpecificPart, SIGN_FLAG, type ValueCell } from './values';
 
 /**
  * Reads result tables out of rows, the way US reports print them:
@@ -19,7 +19,7 @@ import { flagKind, isDotNoise, isKnownQualitative, isLeader, isMarksOnly, LEADER
  * the wrapped tail of the previous test name, or a comment.
  */
 
-export type ColumnRole = 'name' | 'result' | 'inRange' | 'outRange' | 'flag' | 'units' | 'range' | 'rangeLow' | 'rangeHigh' | 'status' | 'previous' | 'lab' | 'other';
+export type ColumnRole = 'name' | 'loinc' | 'result' | 'inRange' | 'outRange' | 'flag' | 'units' | 'range' | 'rangeLow' | 'rangeHigh' | 'status' | 'previous' | 'lab' | 'other';
 
 interface Column {
   role: ColumnRole;
@@ -47,6 +47,10 @@ export interface RawResult {
   /** OCR: lowest character confidence of the value, flag, units and range (undefined for text PDFs). */
   valueConfidence?: number;
   nameConfidence?: number;
+  /** A LOINC code printed beside the name (a LOINC column), when its check digit holds. */
+  printedLoinc?: string;
+  /** Text layer: the value is printed in bold (see markBoldAbnormal). */
+  valueBold?: boolean;
   /** OCR: a decimal point in the value's cells was read from faint shading, not from ink. */
   decimalRestored?: boolean;
   source: 'text' | 'ocr';
@@ -123,6 +127,13 @@ export function readTables(pages: Row[][]): TableRead {
       out.otherRows.push(row);
       continue;
     }
+    if (isSectionHeading(row, layout)) {
+      // "QUÍMICA SANGUÍNEA" centred over the table: the panel of the rows below, whichever column it falls in.
+      panel = cleanPanelName(row.cells[0]!.text);
+      last = undefined;
+      out.otherRows.push(row);
+      continue;
+    }
     const cols = assignColumns(row, layout);
     const name = withoutFootnoteMark(text(cols.name));
     const valueRoles = (['result', 'inRange', 'outRange'] as const).filter((r) => text(cols[r]));
@@ -144,6 +155,12 @@ export function readTables(pages: Row[][]): TableRead {
     if (name && valueRoles.length === 0 && text(cols.previous) && !isLabel(name)) {
       // A cumulative report's test not resulted in the newest collection: history, not a result.
       out.otherRows.push(row);
+      continue;
+    }
+    if (!name && valueRoles.length === 0 && last && rangeWrap(row, cols, last)) {
+      // The range cell went on to a second line ("Hombres: 13.5 - 17.5" over "Mujeres: 12.0 - 15.5").
+      last.result.rangeText = `${last.result.rangeText}; ${text(cols.range)}`;
+      last.row = row;
       continue;
     }
     if (!name || valueRoles.length === 0 || isLabel(name)) {
@@ -172,7 +189,39 @@ export function readTables(pages: Row[][]): TableRead {
   }
 
   if (!out.headerFound) out.results = readHeaderless(rows, boilerplate, out);
+  markBoldAbnormal(out.results);
   return out;
+}
+
+/**
+ * A LOINC code as printed ("2823-3"): digits, a dash and the check digit of LOINC's mod-10
+ * algorithm (digits in odd places from the right doubled, then all digits summed).
+ */
+export function isLoincCode(code: string): boolean {
+  const m = /^(\d{1,7})-(\d)$/.exec(code.trim());
+  if (!m) return false;
+  let sum = 0;
+  [...m[1]!].reverse().forEach((d, i) => {
+    const n = Number(d) * (i % 2 === 0 ? 2 : 1);
+    sum += n > 9 ? n - 9 : n;
+  });
+  return (10 - (sum % 10)) % 10 === Number(m[2]);
+}
+
+/** The flag a value printed in bold among values that are not carries (read as "abnormal", FLAG_WORDS). */
+export const BOLD_FLAG = 'printed in bold';
+
+/**
+ * Reports without a flag column mark a result outside its range by printing it in bold ("Results
+ * outside the reference range are shown in bold."). Where a table's values are some bold and some
+ * not, the bold ones carry that mark as their flag (unless a flag is printed): the interpretation
+ * follows it, and a bold value within its range, or a regular one outside it, goes to review as
+ * any flag that disagrees with its range does. A table all in bold says nothing.
+ */
+export function markBoldAbnormal(results: RawResult[]): void {
+  const marked = results.filter((r) => r.valueBold !== undefined);
+  if (!marked.some((r) => r.valueBold) || !marked.some((r) => !r.valueBold)) return;
+  for (const r of marked) if (r.valueBold && !r.flag) r.flag = BOLD_FLAG;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,13 +252,14 @@ const HEADER_PATTERNS: [RegExp, ColumnRole][] = [
   [/^(resultados?)$/, 'result'],
   [/^(unidad|unidades)$/, 'units'],
   [/^(valores? de referencia|intervalo de referencia|rango de referencia|valores? normales|rango)$/, 'range'],
-  [/^(units?|unit of measure|uom)$/, 'units'],
-  [/^(flags?|abn|abnormal|abnormal flag|h ?l)$/, 'flag'],
+  [/^(units?|unit s|unit of measure|units of measure|measurement units?|uom|u m)$/, 'units'],
+  [/^(flags?|abn|abnormal|abnormal flag|abnormal indicator|indicator|alert|h ?l|a ?n|interpretation|interp)$/, 'flag'],
   // The result's status (Final, Corrected, Preliminary); some labs print their H/L there.
   [/^(?:result )?status$/, 'status'],
-  [/\bresults?\b|^value$|^your (value|result)$/, 'result'],
+  [/\bresults?\b|^values?$|^your (value|result)$|^(?:observed|measured|reported|patient|test) values?$|^(?:observed|measured|findings?|reading|outcome)$/, 'result'],
   [/^(lab|site|performing lab|location)$/, 'lab'],
-  [/\b(date|time|comment|comments|note|notes)\b/, 'other'],
+  [/^(?:loinc|loinc code|loinc #|loinc no)$/, 'loinc'],
+  [/\b(date|time|comment|comments|note|notes|method|methods|methodology|specimen|sample|code|loinc|cpt|performed|verified|tech|technologist|instrument|analy[sz]er|accession|order|ordered)\b/, 'other'],
 ];
 
 const HEADER_WORDS = ['test', 'tests', 'name', 'result', 'results', 'current', 'and', 'flag', 'previous', 'date', 'units', 'unit',
@@ -283,6 +333,7 @@ export function headerColumns(row: Row, allowRepeats = false): Column[] | undefi
   // Columns headed by collection dates (a cumulative report): the newest is the result, the others history.
   const newest = [...dates].sort((a, b) => b[1] - a[1])[0]?.[0];
   const columns: Column[] = [];
+  let unknown = 0;
   for (const cell of row.cells) {
     if (isSpeck(cell.text)) continue;
     if (dates.has(cell)) {
@@ -290,8 +341,10 @@ export function headerColumns(row: Row, allowRepeats = false): Column[] | undefi
       continue;
     }
     for (const part of headerParts(cell)) {
-      if (!part.role) return undefined;
-      columns.push({ role: part.role, x: part.x });
+      // One column of a name no pattern knows ("Methodik", "Qualifier") does not undo a header
+      // whose other columns are a table's; two do.
+      if (!part.role && (unknown++ > 0 || !/^[\p{L} .()/&-]{2,30}$/u.test(cell.text) || cell.text.includes(':'))) return undefined;
+      columns.push({ role: part.role ?? 'other', x: part.x });
     }
   }
   // A role named twice is two tables side by side (see sideBySideInReadingOrder), not one table.
@@ -307,6 +360,7 @@ export function headerColumns(row: Row, allowRepeats = false): Column[] | undefi
   }
   const roles = new Set(columns.map((c) => c.role));
   const hasValue = roles.has('result') || roles.has('inRange');
+  if (unknown && columns.length < 4) return undefined;
   if (!roles.has('name') || !hasValue || !(roles.has('units') || roles.has('range') || roles.has('rangeLow') || roles.has('rangeHigh'))) return undefined;
   // The name column starts at the page margin whatever the header's own indentation.
   columns.sort((a, b) => a.x - b.x);
@@ -352,6 +406,17 @@ export function columnAt(columns: readonly { x: number }[], x: number, tolerance
   let k = -1;
   for (let i = 0; i < columns.length; i++) if (columns[i]!.x - tolerance <= x) k = i;
   return k;
+}
+
+/**
+ * A line with text only in the range column, right under a result whose range it continues: the
+ * result's range ends without a closing bound or is labelled per sex, as the line is.
+ */
+function rangeWrap(row: Row, cols: Assigned, last: { result: RawResult; row: Row }): boolean {
+  const roles = Object.keys(cols).filter((r) => text(cols[r as ColumnRole]));
+  if (roles.length !== 1 || roles[0] !== 'range' || !last.result.rangeText) return false;
+  if (row.page !== last.row.page || row.y - last.row.y > WRAP_GAP_EM * Math.max(row.height, last.row.height)) return false;
+  return sexSpecificPart(`${last.result.rangeText}; ${text(cols.range)}`, undefined) !== undefined;
 }
 
 function assignColumns(row: Row, columns: Column[]): Assigned {
@@ -407,6 +472,8 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
   if (rangeText && range?.units && units === range.units) rangeText = rangeText.slice(0, rangeText.lastIndexOf(range.units)).trim() || undefined;
   if (value.problem) problem('unparseable_value', `The value cell could not be read cleanly: ${value.problem}.`);
 
+  const printedValue = cols[column] ?? [];
+  const valueBold = printedValue.length > 0 && printedValue.every((it) => it.source === 'text') ? printedValue.every((it) => it.bold) : undefined;
   const valueItems = [cols[column], cols.flag, cols.units, cols.range, cols.rangeLow, cols.rangeHigh].filter((x): x is TextItem[] => !!x);
   const result: RawResult = {
     testName: name,
@@ -414,12 +481,15 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
     page: row.page,
     column,
     problems,
+    ...(valueBold !== undefined ? { valueBold } : {}),
     source: row.cells[0]?.items[0]?.source ?? 'text',
   };
   if (flag) result.flag = flag;
   if (units) result.units = units;
   if (rangeText) result.rangeText = rangeText;
   if (panel) result.panel = panel;
+  const code = text(cols.loinc);
+  if (isLoincCode(code)) result.printedLoinc = code;
   const valueCells = valueItems.map((items) => ({ items }) as Cell);
   const vc = minConfidence(valueCells);
   const nc = minConfidence([{ items: cols.name ?? [] } as unknown as Cell]);
@@ -509,9 +579,15 @@ function isLabel(name: string): boolean {
 
 const PANEL_WORDS =
   /\b(panel|profile|cbc|differential|diff|metabolic|cmp|bmp|urinalysis|lipid|lipids|thyroid|hepatitis|iron|vitamin|chemistry|hematology|serology|immunology|endocrinology|microscopic|macroscopic|dipstick|screen|coagulation|hormones?|a1c|tibc|(complete )?blood count|comp\.?)\b/i;
+/** The same headings in Spanish and German reports ("QUÍMICA SANGUÍNEA", "Klinische Chemie", "Blutbild"). */
+const FOREIGN_PANEL_WORDS =
+  /(?<!\p{L})(química|biometría|hemática|hematología|perfil|lípidos|tiroideo|examen general|orina|coagulación|inmunología|serología|hormonas|klinische chemie|hämatologie|blutbild|gerinnung|serologie|urinstatus|harn|lipide|schilddrüse|hormone)(?!\p{L})/iu;
 
 function isContinuation(row: Row, prev: Row, previousName: string, tail: string): boolean {
   if (row.page !== prev.page || row.y - prev.y > WRAP_GAP_EM * Math.max(row.height, prev.height)) return false;
+  // A note in parentheses under the test in smaller type ("(Electrical Impedance)", "(Calculated)"):
+  // the method, not more of the name.
+  if (/^\(.*\)$/.test(tail.trim()) && row.height < 0.9 * prev.height) return false;
   if (tail.split(' ').length > 4 || isLabel(tail)) return false;
   const joined = matchLoinc(`${previousName} ${tail}`);
   if (joined.method === 'exact' || joined.method === 'unit' || joined.method === 'context') return true;
@@ -524,16 +600,39 @@ function isContinuation(row: Row, prev: Row, previousName: string, tail: string)
 
 function isPanelHeader(name: string, rows: Row[], i: number, layout: Column[]): boolean {
   if (isLabel(name) || name.split(' ').length > 8 || /[.;]$/.test(name)) return false;
-  if (PANEL_WORDS.test(name)) return true;
-  // Otherwise: a short title directly followed by a result row.
-  const next = rows[i + 1];
-  if (!next || next.page !== rows[i]!.page) return false;
-  const cols = assignColumns(next, layout);
-  return !!(text(cols.name) && (text(cols.result) || text(cols.inRange) || text(cols.outRange)));
+  if (PANEL_WORDS.test(name) || FOREIGN_PANEL_WORDS.test(name)) return true;
+  // Otherwise: a short title followed by a result row, perhaps after a labelled line under the
+  // heading ("Muestra: Suero", "Specimen: Serum").
+  for (let k = i + 1; k <= i + 2 && k < rows.length; k++) {
+    const next = rows[k]!;
+    if (next.page !== rows[i]!.page) return false;
+    const cols = assignColumns(next, layout);
+    const nextName = text(cols.name);
+    if (nextName && (text(cols.result) || text(cols.inRange) || text(cols.outRange))) return !isLabel(nextName);
+    if (!isLabel(next.text)) return false;
+  }
+  return false;
+}
+
+/**
+ * A heading set away from the name column (centred over the table, or indented): one cell, no
+ * digits, a panel's words or several words in capitals. Never a qualitative result or a flag that
+ * lost its name ("NEGATIVE", "HIGH"): those stay rows that could not be read.
+ */
+export function isSectionHeading(row: Row, layout: readonly Column[]): boolean {
+  if (row.cells.length !== 1) return false;
+  const cell = row.cells[0]!;
+  const words = cell.text.replace(/\s*\((?:cont(?:\.|inued)?|continúa|fortsetzung)\)\s*$/i, '').trim();
+  if (!words || /\d/.test(words) || isLabel(words) || /[.;]$/.test(words) || words.split(' ').length > 8) return false;
+  if (isKnownQualitative(words) || flagKind(words)) return false;
+  const nameColumn = layout.find((c) => c.role === 'name');
+  if (!nameColumn || cell.x <= nameColumn.x + COLUMN_TOLERANCE_EM * row.height * 2) return false;
+  const capitals = /\p{Lu}/u.test(words) && words === words.toUpperCase() && words.split(' ').length >= 2;
+  return capitals || PANEL_WORDS.test(words) || FOREIGN_PANEL_WORDS.test(words);
 }
 
 function cleanPanelName(name: string): string {
-  return name.replace(/\s*\((cont(\.|inued)?)\)\s*$/i, '').trim();
+  return name.replace(/\s*\((cont(\.|inued)?|continúa|fortsetzung)\)\s*$/i, '').trim();
 }
 
 // ---------------------------------------------------------------------------------------------

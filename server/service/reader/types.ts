@@ -156,6 +156,8 @@ export interface TextItem {
   /** 1-based. */
   page: number;
   source: 'text' | 'ocr';
+  /** Text layer only: drawn in a bold face (some reports mark abnormal results only so). */
+  bold?: boolean;
   /** OCR only: the lowest character confidence in the word, 0..100. */
   confidence?: number;
   /**

@@ -17,8 +17,10 @@ const FLAG_WORDS: Record<string, FlagKind> = {
   ll: 'LL', 'l*': 'LL', 'critical low': 'LL', 'crit low': 'LL', 'low critical': 'LL',
   c: 'C', crit: 'C', critical: 'C', alert: 'C', 'c!': 'C', '!': 'C', panic: 'C',
   n: 'N', normal: 'N',
+  // A value printed in bold among regular ones (tableReader.ts: markBoldAbnormal); never printed as such.
+  'printed in bold': 'A',
   // A star alone marks a result abnormal without saying which way ("Positive *").
-  '*': 'A',
+  '*': 'A', '**': 'C',
   // German and analyser printouts: "+ = erhöht, - = erniedrigt, ++/-- = kritisch" (read as flags
   // only where the table says so: see SIGN_FLAG); arrows.
   '+': 'H', '++': 'HH', '-': 'L', '--': 'LL',
@@ -41,6 +43,21 @@ export function flagKind(token: string): FlagKind | undefined {
   return FLAG_WORDS[t];
 }
 
+/**
+ * Qualitative results as Spanish and German laboratories print them ("Negativo", "Trazas",
+ * "Amarillo", "Transparente"; "negativ", "nicht nachweisbar", "klar"): a result, never a word to
+ * send to review for not being English.
+ */
+const QUALITATIVE_FOREIGN = [
+  'negativo', 'negativa', 'positivo', 'positiva', 'reactivo', 'no reactivo', 'detectado', 'no detectado', 'ausente',
+  'presente', 'trazas', 'indicios', 'escasos', 'escasas', 'moderado', 'moderados', 'abundante', 'abundantes',
+  'amarillo', 'amarillo claro', 'amarillo paja', 'amarillo oscuro', 'ámbar', 'paja', 'incoloro', 'rojizo',
+  'transparente', 'claro', 'ligeramente turbio', 'turbio', 'opalescente',
+  'negativ', 'positiv', 'nachweisbar', 'nicht nachweisbar', 'reaktiv', 'nicht reaktiv', 'grenzwertig', 'klar',
+  'gelb', 'hellgelb', 'trüb', 'leicht trüb', 'spuren',
+];
+const FOREIGN_QUALITATIVE_VALUE = new RegExp(`^(?:${QUALITATIVE_FOREIGN.join('|')})$`, 'iu');
+
 /** Words a qualitative result is made of (so "Not Detected" is a value, not a value and a flag). */
 const QUALITATIVE = new Set([
   'negative', 'positive', 'reactive', 'nonreactive', 'non-reactive', 'non', 'not', 'detected', 'none', 'undetected',
@@ -49,6 +66,8 @@ const QUALITATIVE = new Set([
   'pale', 'dark', 'orange', 'red', 'brown', 'green', 'normal', 'abnormal', 'see', 'note', 'comment', 'pending', 'tnp',
   'qns', 'cancelled', 'canceled', 'repeated', 'verified', 'immune', 'nonimmune', 'non-immune', 'weakly', 'weak',
   '1+', '2+', '3+', '4+', '+', '++', '+++',
+  // Spanish and German reports print the same results in their own words.
+  ...QUALITATIVE_FOREIGN.flatMap((w) => w.split(' ')),
 ]);
 
 /** The words a reader can trust as a qualitative result (anything else is treated as unparseable). */
@@ -59,10 +78,12 @@ const KNOWN_QUALITATIVE_VALUES = [
   /^(normal|abnormal|immune|non-?immune|weakly (positive|reactive)|[1-4]\+|trace-?lysed|trace-?intact)$/i,
 ];
 
-export const BOOLEAN_VALUES = /^(negative|positive|reactive|non-?reactive|non reactive|not detected|none detected|detected|undetected|present|absent)$/i;
+export const BOOLEAN_VALUES =
+  /^(negative|positive|reactive|non-?reactive|non reactive|not detected|none detected|detected|undetected|present|absent|negativ[oa]?|positiv[oa]?|(?:no |nicht )?reactivo|(?:nicht )?reaktiv|(?:no )?detectado|(?:nicht )?nachweisbar|ausente|presente)$/i;
 
 export function isKnownQualitative(value: string): boolean {
-  return KNOWN_QUALITATIVE_VALUES.some((re) => re.test(value.trim()));
+  const v = value.trim();
+  return KNOWN_QUALITATIVE_VALUES.some((re) => re.test(v)) || FOREIGN_QUALITATIVE_VALUE.test(v);
 }
 
 /** Comparators as labs spell them -> `<`, `>`, `<=`, `>=`. */
@@ -121,8 +142,17 @@ export interface ValueCell {
  * its words ("Not Detected") and only a trailing flag word is taken off ("Positive Abnormal").
  */
 export function parseValueCell(raw: string): ValueCell {
-  const text = normalizeComparators(raw.replace(/\s+/g, ' ').trim());
-  if (!text) return { value: '', kind: 'unparseable', problem: 'the value is empty' };
+  const printed = normalizeComparators(raw.replace(/\s+/g, ' ').trim());
+  if (!printed) return { value: '', kind: 'unparseable', problem: 'the value is empty' };
+  // A star glued before the value marks it abnormal, two stars critical ("*233", "**6.8", "*Positive").
+  const star = /^(\*{1,2})(?=[<>\d\p{L}])/u.exec(printed);
+  if (star) {
+    const cell = parseValueCell(printed.slice(star[0].length));
+    if (cell.flag) cell.problem ??= `more than one flag (${star[1]}, ${cell.flag})`;
+    else cell.flag = star[1];
+    return cell;
+  }
+  const text = printed;
 
   const rangeValue = RANGE_VALUE.exec(text);
   if (rangeValue) return { value: `${rangeValue[1]}-${rangeValue[2]}`, kind: 'range' };
@@ -195,8 +225,27 @@ export function titerDenominator(text: string): number | undefined {
 /** Units after a range: after a space anything ("10*3/uL"), glued only if it starts with a non-digit. */
 const UNITS_AFTER = String.raw`(?:\s+(.+)|([^\d\s.,].*))?`;
 
+const MALE_LABEL = /^(?:hombres?|varones?|masculino|men|males?|m|männer|männlich)$/i;
+const FEMALE_LABEL = /^(?:mujeres?|femenino|women|females?|f|frauen|weiblich)$/i;
+
+/**
+ * A range printed per sex ("Hombres: 13.5 - 17.5; Mujeres: 12.0 - 15.5", "M: 0.7-1.3 / F: 0.5-1.1"):
+ * the patient's part, or undefined when the range is not per sex. `null` when it is, but the
+ * patient's sex is unknown or not among the parts: then there are no bounds to compare with.
+ */
+export function sexSpecificPart(text: string, sex: 'female' | 'male' | 'other' | undefined): string | null | undefined {
+  const parts = text.split(/\s*(?:;|\s\/\s|\n)\s*/).map((p) => /^([\p{L}]+)\s*:\s*(.+)$/u.exec(p.trim()));
+  if (parts.length < 2 || parts.some((p) => !p || !(MALE_LABEL.test(p[1]!) || FEMALE_LABEL.test(p[1]!)))) return undefined;
+  const label = sex === 'male' ? MALE_LABEL : sex === 'female' ? FEMALE_LABEL : undefined;
+  const mine = label && parts.find((p) => label.test(p![1]!));
+  return mine ? mine[2]!.trim() : null;
+}
+
 /** Parses a printed reference range; unknown shapes keep their text and no bounds. */
-export function parseRange(raw: string): ParsedRange {
+export function parseRange(raw: string, sex?: 'female' | 'male' | 'other'): ParsedRange {
+  const perSex = sexSpecificPart(raw.replace(/[ \t]+/g, ' ').trim(), sex);
+  if (perSex === null) return { text: raw.replace(/\s+/g, ' ').trim(), minInclusive: true, maxInclusive: true };
+  if (perSex !== undefined) return { ...parseRange(perSex), text: raw.replace(/\s+/g, ' ').trim() };
   // "(3.5-5.1)", "[3.5-5.1]", "{3.5-5.1}": a range in brackets is the same range.
   const text = normalizeComparators(raw.replace(/\s+/g, ' ').trim())
     .replace(/\s*\(calc\)\s*/i, ' ')

@@ -9,7 +9,7 @@ import { useWatch } from 'react-hook-form';
 import type { INSURANCE_RELATIONSHIPS } from '../../../server/contract';
 import { BILLING_TYPES, choicesOf } from '../choices';
 import { Half, Row, SectionTitle } from './layout';
-import { stateChoices, zipValidators } from './PatientSection';
+import { AddressInputs } from './AddressInputs';
 
 const RELATIONSHIP_LABELS: Record<string, string> = {
   Self: 'Self (the patient is the subscriber)',
@@ -30,18 +30,7 @@ const Subscriber = () => (
         <TextInput source="health_insurance.responsible_details.phone_number" label="Subscriber phone" validate={required()} fullWidth />
       </Half>
     </Row>
-    <TextInput source="health_insurance.responsible_details.address.first_line" label="Subscriber street address" validate={required()} fullWidth />
-    <Row>
-      <Half>
-        <TextInput source="health_insurance.responsible_details.address.city" label="Subscriber city" validate={required()} fullWidth />
-      </Half>
-      <Box sx={{ flex: '0 1 140px' }}>
-        <SelectInput source="health_insurance.responsible_details.address.state" label="Subscriber state" choices={stateChoices} validate={required()} fullWidth />
-      </Box>
-      <Box sx={{ flex: '0 1 200px' }}>
-        <TextInput source="health_insurance.responsible_details.address.zip" label="Subscriber zip code" validate={zipValidators} fullWidth />
-      </Box>
-    </Row>
+    <AddressInputs source="health_insurance.responsible_details.address" whose="Subscriber" />
   </>
 );
 

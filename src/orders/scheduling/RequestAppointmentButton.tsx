@@ -3,18 +3,18 @@
  * provider gets the address and notes and proposes a time later (the appointment has none until
  * then). The address starts as the order's, access notes included, and can be edited.
  */
-import { useMemo, useState, type ReactNode } from 'react';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
+import { useMemo, useState } from 'react';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import AddLocationAltIcon from '@mui/icons-material/AddLocationAlt';
-import { Form, regex, required, SelectInput, TextInput, useDataProvider, useNotify } from 'react-admin';
+import { Form, required, SelectInput, useDataProvider, useNotify } from 'react-admin';
 import { CountedTextInput } from '../../components/CountedTextInput';
 import { choicesOf } from '../../components/labLabels';
 import { PROVIDER_NAMES } from '../../components/AppointmentStatusChip';
 import type { LabdeskDataProvider } from '../../providers/types';
 import type { AddressLike } from '../../components/AddressBlock';
 import type { RequestBody } from '../../appointments/types';
-import { NOTES_MAX, US_STATES, ZIP_CODE } from '../choices';
-import { ZIP_MESSAGE } from '../OrderCreate';
+import { NOTES_MAX } from '../choices';
+import { AddressInputs } from '../form/AddressInputs';
 import { toAddressBody } from './addressBody';
 import { bookingProblemOf, splitFieldErrors } from './bookingProblems';
 import { SubmitButton } from './SubmitButton';
@@ -43,11 +43,6 @@ export function toRequestBody(values: RequestFormValues): RequestBody {
   if (typeof values.appointment_notes === 'string' && values.appointment_notes.trim()) body.appointment_notes = values.appointment_notes;
   return body;
 }
-
-const Row = ({ children }: { children: ReactNode }) => (
-  <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2, width: '100%' }}>{children}</Box>
-);
-const zip = [required(), regex(ZIP_CODE, ZIP_MESSAGE)];
 
 export const RequestAppointmentButton = ({ orderId, orderAddress }: { orderId: string; orderAddress: AddressLike | null | undefined }) => {
   const [open, setOpen] = useState(false);
@@ -89,19 +84,7 @@ export const RequestAppointmentButton = ({ orderId, orderAddress }: { orderId: s
               The provider receives the address and notes and proposes a time; the appointment stays pending until then.
               The address starts as the patient&apos;s address on the order: change it for a draw elsewhere.
             </Typography>
-            <TextInput source="address.first_line" label="Street address" validate={required()} fullWidth />
-            <TextInput source="address.second_line" label="Apartment, suite, unit" fullWidth />
-            <Row>
-              <Box sx={{ flex: '1 1 240px' }}>
-                <TextInput source="address.city" label="City" validate={required()} fullWidth />
-              </Box>
-              <Box sx={{ flex: '0 1 140px' }}>
-                <SelectInput source="address.state" label="State" choices={US_STATES.map((s) => ({ id: s, name: s }))} validate={required()} fullWidth />
-              </Box>
-              <Box sx={{ flex: '0 1 200px' }}>
-                <TextInput source="address.zip_code" label="Zip code" validate={zip} fullWidth />
-              </Box>
-            </Row>
+            <AddressInputs source="address" withSecondLine zipKey="zip_code" />
             <CountedTextInput
               source="address.access_notes"
               label="Access notes"

@@ -187,7 +187,7 @@ describe('header and patient-block styles', () => {
     });
   });
 
-  it('a letter: the letterhead’s name and address (not the patient’s), "Re: … (DOB …)", "Dear Ms. …", the letter’s date and a date in a sentence; the signer is not the provider', () => {
+  it('a letter: the letterhead’s name and address (not the patient’s), "Re: … (DOB …)", "Dear Ms. …", the letter’s date and a date in a sentence; a clinician signing it is the provider', () => {
     const { metadata, missing } = read([
       [40, [[36, 'Willow Creek Medical Laboratory']]],
       [52, [[36, '1450 Oak Street, Suite 210']]],
@@ -212,8 +212,16 @@ describe('header and patient-block styles', () => {
       // The letter's own date, above the salutation: the results were reported by then.
       date_reported: 'March 8, 2024',
       lab_address: '1450 Oak Street, Suite 210, Portland, OR 97205',
+      provider: 'Dr. Ana Rivera, MD',
     });
     expect(missing).toEqual([]);
+  });
+
+  it('a letter signed by someone without a title or credential names no provider; a labelled provider wins over the signature', () => {
+    const unsigned = read([[40, [[36, 'Patient: Jane Doe']]], [300, [[36, 'Sincerely,']]], [312, [[36, 'Ana Rivera']]], [324, [[36, 'Laboratory Manager']]]]);
+    expect(unsigned.metadata.provider).toBeUndefined();
+    const labelled = read([[40, [[36, 'Patient: Jane Doe'], [300, 'Ordering physician: Paul Ng, MD']]], [300, [[36, 'Kind regards,']]], [312, [[36, 'Dr. Ana Rivera']]]]);
+    expect(labelled.metadata.provider).toBe('Paul Ng, MD');
   });
 
   it('a letter without labels: "Dear Mr. …" names the patient, "45 y/o male" gives the sex; "Dear Patient," names nobody', () => {
@@ -450,7 +458,14 @@ describe('more label spellings', () => {
     ]);
     expect(metadata).toMatchObject({ patient_first_name: 'JANE', patient_last_name: 'DOE', dob: '01/02/1980', gender: 'female', date_collected: '02/03/2024 07:40' });
     const spanish = read([[30, [[36, 'Paciente: María José Ortega']]], [42, [[36, 'Fecha de nacimiento: 14/07/1979']]]]);
-    expect(spanish.metadata).toMatchObject({ patient_first_name: 'María', patient_last_name: 'Ortega', dob: '14/07/1979' });
+    // A Spanish report: "María José" is a compound given name; otherwise the last two words are the two surnames.
+    expect(spanish.metadata).toMatchObject({ patient_first_name: 'María José', patient_last_name: 'Ortega', dob: '14/07/1979' });
+    const surnames = read([[30, [[36, 'Paciente: Alejandra Morales López']]], [42, [[36, 'Sexo: Femenino']]]]);
+    expect(surnames.metadata).toMatchObject({ patient_first_name: 'Alejandra', patient_last_name: 'Morales López', gender: 'female' });
+    const four = read([[30, [[36, 'Paciente: José Luis García de la Cruz']]], [42, [[36, 'Fecha de nacimiento: 14/07/1979']]]]);
+    expect(four.metadata).toMatchObject({ patient_first_name: 'José Luis', patient_last_name: 'García de la Cruz' });
+    // The same three words on an English report: first and last word.
+    expect(read([[30, [[36, 'Patient: Alejandra Morales Lopez']]]]).metadata).toMatchObject({ patient_first_name: 'Alejandra', patient_last_name: 'Lopez' });
   });
 
   it('"Name:" under a physician or insurance heading is not the patient', () => {

@@ -48,9 +48,10 @@ export const LABELS: Label[] = [
   ...label('last', 0, ['patient last name', 'last name', 'surname', 'family name']),
   ...label('dob', 0, ['date of birth', 'birth date', 'birthdate', 'd\\.[o0]\\.b\\.?', 'dob', 'dob\\/age', 'birth', 'fecha de nacimiento', 'f\\. nac\\.?',
     'geb\\.?-?datum', 'geburtsdatum', 'geb\\. am', 'geboren am', 'born', 'date born'], true),
-  ...label(['dob', 'gender'], 0, ['dob\\/sex', 'dob\\/gender'], true),
+  ...label(['dob', 'gender'], 0, ['dob\\/sex', 'dob\\/gender', 'dob \\/ sex', 'birth ?date\\/sex', 'birth ?date\\/gender', 'date of birth ?\\/ ?(?:sex|gender)'], true),
+  ...label('dob', 0, ['age\\/dob', 'age \\/ dob', 'age\\/date of birth'], true),
   ...label('gender', 0, ['sex', 'gender', 'age\\/sex', 'sex\\/age', 'age\\/gender', 'gender\\/age', 'age \\/ sex', 'legal sex', 'sex at birth', 'birth sex', 'sex assigned at birth', 'biological sex', 'administrative sex',
-    'sexo', 'género', 'genero', 'geschlecht'], true),
+    'sexo', 'género', 'genero', 'geschlecht', 'm\\/f', 'sexe'], true),
   ...label('collected', 0, [
     'date\\/time collected', 'collection date\\/time', 'collection date and time', 'date collected', 'collection date', 'date of collection',
     'specimen collected', 'collected on', 'collected', 'coll date\\/time', 'coll\\. date\\/time', 'coll date', 'coll\\. date', 'coll\\.?',
@@ -64,6 +65,8 @@ export const LABELS: Label[] = [
   ...label('received', 0, [
     `date\\/time ${RECEIVED}`, `${RECEIVED} date\\/time`, `date ${RECEIVED}`, `${RECEIVED} date`, `specimen ${RECEIVED}`, `${RECEIVED} on`, RECEIVED, 'recibido', 'fecha de recepci[oó]n',
     `${RECEIVED} in lab`, 'date accessioned', 'accessioned', 'arrived', 'date arrived', 'lab receipt',
+    // Not "Registered" or "Arrival": those are the patient's visit, not the specimen's receipt.
+    'logged in', 'log-?in date', 'date logged',
     'eingang', 'eingangsdatum', 'probeneingang', 'laboreingang',
   ], true),
   ...label('reported', 0, [
@@ -75,6 +78,7 @@ export const LABELS: Label[] = [
   ...label('reported', 1, [
     'date issued', 'issued', 'verified', 'date verified', 'authori[sz]ed', 'date authori[sz]ed', 'authori[sz]ed on', 'validated', 'date validated',
     'finali[sz]ed', 'date finali[sz]ed', 'signed out', 'report completed', 'completed',
+    'approved', 'date approved', 'approved on', 'verified on', 'verified date', 'date of issue', 'issue date', 'issued on',
     // An analyser's printout: the run is when the results were made.
     'run', 'run date', 'run time', 'date run', 'analy[sz]ed', 'date analy[sz]ed', 'tested', 'test date',
   ], true),
@@ -85,6 +89,7 @@ export const LABELS: Label[] = [
     'accession', 'acc(?:ession)?\\.? ?#', 'acc\\.? no\\.?', 'acc', 'sample id', 'sample number', 'sample no\\.?', 'lab id', 'lab no\\.?', 'lab #',
     'lab number', 'laboratory number', 'lab accession', 'accession id', 'lab ref(?:erence)?(?: no\\.?| #)?', 'sample #', 'kit id', 'barcode',
     'auftrags-?nr\\.?', 'auftragsnummer', 'proben-?nr\\.?', 'probennummer', 'labor-?nr\\.?', 'labornummer',
+    'spec #', 'spec\\. #', 'spec no\\.?', 'spec\\. no\\.?', 'spec id',
     'folio', 'no\\. de orden', 'n[uú]mero de orden', 'orden',
   ], true),
   ...label('specimen', 2, ['order #', 'order number', 'order no\\.?', 'order id', 'requisition #', 'requisition number', 'requisition', 'req #', 'req\\. #', 'control #', 'control number']),
@@ -95,14 +100,14 @@ export const LABELS: Label[] = [
   ...label('provider', 1, [
     'physician', 'provider', 'doctor', 'requesting physician', 'requesting provider', 'requesting doctor',
     'physician name', 'provider name', 'clinician', 'requesting clinician', 'ordering', 'médico', 'medico', 'médico solicitante',
-    'prescriber', 'practitioner', 'authori[sz]ing provider', 'authori[sz]ing physician', 'submitting physician', 'submitting provider',
+    'prescriber', 'practitioner', 'consultant', 'pcp', 'primary care (?:physician|provider)', 'requestor', 'requester', 'authori[sz]ing provider', 'authori[sz]ing physician', 'submitting physician', 'submitting provider',
     'anforderer', 'auftraggeber', 'überweiser', 'behandelnder arzt', 'arzt',
   ]),
   // Colonless where a clinician follows ("Ordered by Kofi Osei, MD · Performed by …").
   ...label('provider', 1, ['ordered by', 'requested by'], true),
   // A German report's sender ("Einsender") heads the ordering practice's block: its first line names the physician.
   ...label('provider', 1, ['einsender']).map((l) => ({ ...l, below: true })),
-  ...label('provider', 2, ['referring physician', 'referring provider', 'referring doctor', 'referring', 'referred by', 'attending physician', 'attending']),
+  ...label('provider', 2, ['ref\\.? by', 'ref\\.? dr\\.?', 'ref\\.? doctor', 'referring physician', 'referring provider', 'referring doctor', 'referring', 'referred by', 'attending physician', 'attending']),
   // "Client" is the ordering account; some reports print the physician there (see values.ts).
   ...label('provider', 3, ['client']),
   ...label('lab', 0, ['laboratory', 'lab name', 'laboratory name', 'lab', 'testing laboratory', 'testing lab']),

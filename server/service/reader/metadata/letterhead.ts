@@ -40,6 +40,28 @@ export function letterheadLab(rows: Row[]): { name: string; row: number; cell: C
   return logoLine(rows);
 }
 
+/** A CLIA number, with or without its label. */
+const CLIA_MARK = /\bCLIA\b|(?<![A-Z0-9])\d{2}D\d{7}(?![A-Z0-9])/;
+
+/**
+ * The lab named at the head of its own footer line, without a label: "Acme Clinical Labs · 100 Main
+ * Street, Springfield, IL 62701 · CLIA #14D0123456". Only a name with a laboratory's words counts,
+ * on a line that carries a CLIA number (which is the lab's own).
+ */
+export function cliaLineLab(rows: Row[]): { name: string; row: number; cell: Cell } | undefined {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (!CLIA_MARK.test(row.text)) continue;
+    for (const cell of row.cells) {
+      const head = cell.text.split(/\s+[·•|]\s+|\s{2,}/)[0]!.trim();
+      if (/:|\bperform(?:ed|ing)\b/i.test(head) || CLIA_MARK.test(head) || !LAB_WORDS.test(head)) continue;
+      const name = labValue(head, true);
+      if (name && !DEPARTMENT.test(name)) return { name, row: i, cell };
+    }
+  }
+  return undefined;
+}
+
 /**
  * A letterhead whose name says nothing of a lab ("Sonora Quest", "ARUP"): one of the first three
  * lines, printed larger than the text under it, with the lab's address right below it.
@@ -81,6 +103,22 @@ const CITY_LINE = new RegExp(String.raw`^${CITY_STATE_ZIP}`, 'u');
 /** A German, Austrian or Swiss address: the street, then its number, then the postcode and town ("Kaiserstraße 12 · 60311 Frankfurt am Main"). */
 const EU_ONE_LINE =
   /(?<![\p{L}\p{N}])\p{Lu}[\p{L}.'-]*(?:\s[\p{L}.'-]+){0,2}?(?:stra(?:ß|ss|B|R)e|str\.|weg|platz|allee|ring|gasse|damm|ufer|chaussee|markt|graben)\s+\d{1,4}[a-z]?\s*[,·•|–-]\s*(?:[ADCH]-)?\d{4,5}\s+\p{Lu}[\p{L}.'-]*(?:\s(?:am|an|der|im|bei|ob|\p{Lu}[\p{L}.'-]*)){0,3}/u;
+/**
+ * A Latin American, Spanish, Portuguese, French or Italian address: the street's kind first
+ * ("Av.", "Calle", "Rua", "Via"), its number, perhaps the neighbourhood ("Col. Roma"), then the
+ * postcode and town, and perhaps the state ("44130 Guadalajara, Jal."); a phone after it is not part of it.
+ */
+const STREET_FIRST_ONE_LINE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:Av\.|Avda\.|Avenida|Calle|C/|Calz\.|Calzada|Blvd\.|Bulevar|Boulevard|Paseo|Carrera|Cra\.|Prol\.|Prolongación|Periférico|Circuito|Carretera|Rua|R\.|Travessa|Via|Viale|Corso|Piazza|Rue|Avenue|Plaza|Pza\.)\s+` +
+    String.raw`[\p{L}\p{N}.'° -]{2,60}?\s(?:No\.?\s*|#\s*)?\d{1,5}[A-Za-z]?(?:[ -](?:int\.?|local|piso|depto\.?)\s*[\p{L}\p{N}-]+)?` +
+    String.raw`(?:,\s*(?:Col\.|Colonia|Fracc\.|Fraccionamiento|Barrio|Bairro|Urb\.)\s+[\p{L}\p{N}.' -]{2,50}?)?` +
+    String.raw`,\s*(?:C\.?\s?P\.?\s*)?\d{4,5}(?:-\d{3})?\s+\p{Lu}[\p{L}.' -]*?(?:,\s*\p{Lu}[\p{L}.]*(?:\s\p{Lu}[\p{L}.]*)?)?(?=\s*(?:[·•|]|$|\s(?:Tel|Tél|Fax)\b))`,
+  'u',
+);
+/** An Indian address: a plot or house number first, the state and the six-digit PIN code last ("Plot No. 14, Sector 44, Gurugram, Haryana 122003"). */
+const PIN_ONE_LINE = /(?<![\p{L}\p{N}])(?:Plot|House|Flat|Shop|Door|Building|Bldg\.?|No\.|#)\s*[\p{L}\p{N}.,'#/ -]{2,100}?,\s*\p{Lu}[\p{L}]+(?:\s\p{Lu}[\p{L}]+)?\s*[-,]?\s*\d{3}\s?\d{3}(?![\d-])/u;
+/** A post-office box with a town after it: "P.O. Box 50512, Dubai", "PO Box 1234, Riyadh 11564". */
+const PO_BOX = /(?<![\p{L}])(?:P\.?\s?O\.?\s?Box|Post Office Box|Apartado(?: Postal)?|Postfach|Caixa Postal)\s+\d{2,7}\s*,\s*\p{Lu}/iu;
 const STREET_LINE = /^\d{1,6}[A-Z]?(?:-\d{1,4})?\s+\p{L}[\p{L}\p{N}.'#&,/ -]{2,60}$/u;
 const SUITE_LINE = /^(?:suite|ste\.?|unit|floor|fl\.?|bldg\.?|building|room|#)\s*[\p{L}\p{N}-]+$/iu;
 
@@ -102,6 +140,18 @@ function candidates(rows: Row[]): Candidate[] {
         // OCR reads the ß of "straße" as a B or an R.
         // A dash between the street and the postcode is a separator, as a dot is.
         out.push({ address: tidy(eu[0].replace(/stra[BR]e\b/, 'straße').replace(/\s+[–-]\s+(?=(?:[ADCH]-)?\d{4,5}\s)/, ', ')), row: i, cell });
+        continue;
+      }
+      // "Building 64, Dubai Healthcare City, P.O. Box 50512, Dubai, United Arab Emirates · Tel …": where
+      // there are no street numbers, the post-office box and the town make the address.
+      const box = cell.text.split(/\s+[·•|]\s+/).find((part) => PO_BOX.test(part) && !/^(?:tel|phone|fax)\b/i.test(part));
+      if (box) {
+        out.push({ address: tidy(box.replace(/^[^:]{0,30}address\s*:\s*/i, '')), row: i, cell });
+        continue;
+      }
+      const streetFirst = STREET_FIRST_ONE_LINE.exec(cell.text) ?? PIN_ONE_LINE.exec(cell.text);
+      if (streetFirst) {
+        out.push({ address: tidy(streetFirst[0]), row: i, cell });
         continue;
       }
       const one = ONE_LINE.exec(cell.text);

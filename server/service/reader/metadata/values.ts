@@ -13,7 +13,7 @@ export const DATE = PRINTED_DATE;
 /** 08:30, 8:30 AM, 08:30:15, 0830 (four digits right after a date), with an optional time zone. */
 // A time after the date: "03/12/2024 08:15", "0815", "@ 8:15 AM", "at 8:15", and after a comma only
 // with a colon ("Nov 16, 2024, 7:15 AM"; ", 1234 Main St" is an address).
-const TIME = String.raw`(?:(?:(?:\s+|T|\s*@\s*|\s*\/\s*|\s+at\s+)(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?|(?:[01]\d|2[0-3])[0-5]\d(?!\d)(?:\s?(?:hrs?|h))?)|,\s*\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?)(?:\s+(?:[ECMPA][SD]T|ET|CT|MT|PT|UTC|GMT|CET|BST))?)`;
+const TIME = String.raw`(?:(?:(?:\s+|T|\s*@\s*|\s*\/\s*|\s+at\s+)(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?|(?:[01]\d|2[0-3])[0-5]\d(?!\d)(?:\s?(?:hrs?|h))?)|-(?:[01]\d|2[0-3])[0-5]\d(?!\d)|,\s*\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?)(?:\s+(?:[ECMPA][SD]T|ET|CT|MT|PT|UTC|GMT|CET|BST))?)`;
 
 const DATE_RE = new RegExp(`^${DATE}`, 'i');
 const DATE_TIME_RE = new RegExp(`^${DATE}${TIME}?`, 'i');
@@ -23,7 +23,8 @@ const LEAD = /^[\s:#\-–=.,|(]*(?:(?:on|of|at)\s+)?/i;
 
 /** A date at the start of the text (the value right after its label), or ''. */
 export function dateValue(text: string): string {
-  return DATE_RE.exec(text.replace(LEAD, ''))?.[0] ?? '';
+  // "Age/DOB: 64 / 03/05/1960": the age before the date is no part of it.
+  return DATE_RE.exec(text.replace(LEAD, '').replace(/^\d{1,3}(?:\s*(?:y|yrs?|years?)\s*|\s+)[/,]\s+/, ''))?.[0] ?? '';
 }
 
 /** A date and, when printed, the time after it ("01/15/2024 08:30", "Jan 5, 2024 8:30 AM"). */
@@ -36,10 +37,11 @@ export function genderValue(text: string): '' | 'female' | 'male' | 'other' {
   const tokens = text.replace(LEAD, '').split(/[\s/,()|;-]+/).filter(Boolean).slice(0, 4);
   for (const t of tokens) {
     const w = t.toLowerCase().replace(/\.$/, '');
-    if (w === 'f' || w === 'female' || w === 'woman' || w === 'weiblich' || w === 'w' || w === 'femenino' || w === 'mujer') return 'female';
-    if (w === 'm' || w === 'male' || w === 'man' || w === 'männlich' || w === 'maennlich' || w === 'masculino' || w === 'hombre') return 'male';
+    if (w === 'f' || w === 'fem' || w === 'female' || w === 'woman' || w === 'weiblich' || w === 'w' || w === 'femenino' || w === 'mujer') return 'female';
+    if (w === 'm' || w === 'masc' || w === 'male' || w === 'man' || w === 'männlich' || w === 'maennlich' || w === 'masculino' || w === 'hombre') return 'male';
     if (w === 'x' || w === 'other' || w === 'nonbinary' || w === 'non-binary' || w === 'intersex') return 'other';
-    if (/^\d{1,3}(?:y|yo|yrs?|years?)?$/.test(w) || w === 'y' || w === 'yrs' || w === 'years' || w === 'y/o') continue;
+    // An age, or the parts of a birth date printed before the sex ("Birthdate/Sex: 03/05/1960 F").
+    if (/^\d{1,3}(?:y|yo|yrs?|years?)?$/.test(w) || /^(?:19|20)\d{2}$|^\d{1,2}\.\d{1,2}\.\d{2,4}$/.test(w) || w === 'y' || w === 'yrs' || w === 'years' || w === 'y/o') continue;
     return '';
   }
   return '';
@@ -67,7 +69,9 @@ export function specimenValue(text: string): string {
   const token = text.replace(LEAD, '').split(/\s+/)[0]?.replace(/^#/, '').replace(/[,;.]$/, '') ?? '';
   // A date is never the number ("Specimen 2024-01-05 08:30", now that "Specimen" is read without a colon).
   if (new RegExp(`^${PRINTED_DATE}$`, 'i').test(token)) return '';
-  return /^[A-Z0-9][A-Z0-9-]{3,}$/i.test(token) && /\d/.test(token) ? token : '';
+  // "1211:C52641" (MEDITECH: month and day, a colon, the number); a colon between digits alone is a time.
+  if (token.includes(':') && !/^\d{4}:[A-Z]\d{3,}$/i.test(token)) return '';
+  return /^[A-Z0-9][A-Z0-9:-]{3,}$/i.test(token) && /\d/.test(token) ? token : '';
 }
 
 export const CLIA_RE = /(?<![A-Z0-9])\d{2}D\d{7}(?![A-Z0-9])/i;
@@ -144,6 +148,8 @@ const CREDENTIAL = /\b(?:MD|M\.D\.|DO|D\.O\.|NP|FNP|FNP-C|PA|PA-C|DNP|RN|PhD|DDS
 export function providerValue(text: string, personOnly = false): string {
   // "Praxis Dr. med. Sabine Krüger": the practice is the physician's.
   let v = text.replace(LEAD, '').replace(/\s+/g, ' ').trim().replace(/^(?:praxis|gemeinschaftspraxis|cabinet)\s+(?=dr\.?\s)/i, '');
+  // "Dr. Samir Haddad (CPSO #50710)": a registration number in parentheses is not the name.
+  v = v.replace(/\s*\([^()]*\d[^()]*\)/g, '');
   v = v.replace(/\s*[,;(/]?\s*\b(?:NPI|UPIN|Phone|Ph|Tel|Fax|ID)\b.*$/i, '');
   v = v.replace(/\s*[,;(]?\s*(?:\+?1[ .-]?)?\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}\)?.*$/, '');
   v = v.replace(/\s*[,;(]?\s*\d{5,}\)?.*$/, '');
