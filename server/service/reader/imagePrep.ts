@@ -106,6 +106,7 @@ export async function prepareForOcr(source: Canvas, budget: OcrBudget, pageNumbe
   // Grainy scans: the grain would become specks after binarisation, and specks become letters.
   // The median is taken after upscaling, where a decimal point is several pixels wide and survives.
   if (noiseLevel(grey, w) > NOISY) grey = median3(grey, w, h);
+  flattenLight(grey, w, h);
   stretch(grey);
   whitenPaper(grey, w, h);
   const leaders = despeckle(grey, w, h);
@@ -250,6 +251,78 @@ function whitenPaper(grey: Uint8Array, w: number, h: number) {
   const from = paper - 3.5 * grain;
   if (from >= paper) return;
   for (let i = 0; i < grey.length; i++) if (grey[i]! > from) grey[i] = 255;
+}
+
+/** Side (pixels at OCR size) of the tiles the paper's light is measured in when flattening it. */
+const LIGHT_TILE = 48;
+
+/**
+ * Uneven light (a phone photo's dark corner, the shadow of a hand across the page) made even:
+ * every pixel divided by the paper's brightness around it. Light multiplies what the page
+ * reflects, so the ink-to-paper ratio is the same in the shadow as in the light; after the
+ * division a letter in the shadow is as dark against white as one in the light, and one threshold
+ * fits the page. Left alone, the engine's threshold took the shadow band for ink (rows of black)
+ * or the letters in the light for paper (faint values dropped).
+ *
+ * The paper's brightness per tile is its light side (the 90th percentile: ink covers far less
+ * than a tenth of any stretch of text), then the brightest of its neighbours (a table's shaded
+ * row or a dark banner a tile or two high is not light falling off), then smoothed and blended
+ * between tile centres. Evenly lit pages (every render and flatbed scan) are left as they are.
+ */
+export function flattenLight(grey: Uint8Array, w: number, h: number): boolean {
+  const T = LIGHT_TILE;
+  const tw = Math.ceil(w / T);
+  const th = Math.ceil(h / T);
+  if (tw < 3 || th < 3) return false;
+  const light = new Float32Array(tw * th);
+  const hist = new Uint32Array(256);
+  for (let ty = 0; ty < th; ty++) {
+    for (let tx = 0; tx < tw; tx++) {
+      hist.fill(0);
+      let n = 0;
+      for (let y = ty * T; y < Math.min(h, ty * T + T); y += 2) {
+        for (let x = tx * T; x < Math.min(w, tx * T + T); x += 2, n++) hist[grey[y * w + x]!]!++;
+      }
+      light[ty * tw + tx] = percentile(hist, n, 0.9);
+    }
+  }
+  const spread = (src: Float32Array, pick: (values: number[]) => number) => {
+    const out = new Float32Array(src.length);
+    for (let ty = 0; ty < th; ty++) {
+      for (let tx = 0; tx < tw; tx++) {
+        const values: number[] = [];
+        for (let y = Math.max(0, ty - 1); y <= Math.min(th - 1, ty + 1); y++) for (let x = Math.max(0, tx - 1); x <= Math.min(tw - 1, tx + 1); x++) values.push(src[y * tw + x]!);
+        out[ty * tw + tx] = pick(values);
+      }
+    }
+    return out;
+  };
+  const paper = spread(spread(light, (v) => Math.max(...v)), (v) => v.reduce((a, b) => a + b, 0) / v.length);
+  const sorted = [...paper].sort((a, b) => a - b);
+  const brightest = sorted[Math.floor(sorted.length * 0.95)]!;
+  // Even light: the paper's brightness varies by less than a twentieth of itself over the page.
+  if (brightest - sorted[Math.floor(sorted.length * 0.1)]! <= Math.max(12, brightest * 0.06)) return false;
+  // A dark area that is no paper (a photo's desk, a black banner wider than two tiles) is not
+  // lifted more than the deepest shadow a page plausibly has.
+  const floor = brightest * 0.35;
+  for (let y = 0; y < h; y++) {
+    const fy = Math.min(th - 1, Math.max(0, (y + 0.5) / T - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(th - 1, y0 + 1);
+    const dy = fy - y0;
+    for (let x = 0; x < w; x++) {
+      const fx = Math.min(tw - 1, Math.max(0, (x + 0.5) / T - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(tw - 1, x0 + 1);
+      const dx = fx - x0;
+      const top = paper[y0 * tw + x0]! * (1 - dx) + paper[y0 * tw + x1]! * dx;
+      const bottom = paper[y1 * tw + x0]! * (1 - dx) + paper[y1 * tw + x1]! * dx;
+      const here = Math.max(floor, top * (1 - dy) + bottom * dy, 1);
+      const i = y * w + x;
+      grey[i] = Math.min(255, (grey[i]! * brightest) / here);
+    }
+  }
+  return true;
 }
 
 /** Grey level below which a pixel counts as ink when looking for specks. */

@@ -115,7 +115,6 @@ async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | 
   const reasons: ReviewReason<ResultReviewCode>[][] = [];
   const matched: Parameters<typeof consistencyReasons>[0] = [];
   for (const raw of table.results) {
-    const interpreted = interpret(raw, metadata.gender);
     const loinc = matchLoinc(raw.testName, {
       units: raw.units,
       panel: raw.panel,
@@ -124,6 +123,8 @@ async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | 
     });
     // The lab's own code, printed beside the name, says which LOINC term the result is.
     if (raw.printedLoinc) takePrintedCode(loinc, raw);
+    colonAsPoint(raw, loinc);
+    const interpreted = interpret(raw, metadata.gender);
     if (loinc.unitCorrected) {
       // An OCR misreading of one of the analyte's own units: report the unit, not the misreading.
       raw.units = loinc.unitCorrected;
@@ -152,6 +153,21 @@ async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | 
       meanOcrConfidence: meanOcrConfidence === null ? null : Math.round(meanOcrConfidence * 10) / 10,
     },
   };
+}
+
+/**
+ * "7:9 %" for Monocytes, "1:2" for an albumin/globulin ratio: OCR reads a decimal point as a
+ * colon, and a test that is reported as a plain number is never a titer. The point is put back
+ * (the value as printed) and the result goes to review, since the reading was repaired.
+ */
+export function colonAsPoint(raw: RawResult, loinc: ReturnType<typeof matchLoinc>): void {
+  const m = /^(\d{1,4}):(\d{1,3})$/.exec(raw.value.value);
+  if (raw.source !== 'ocr' || raw.value.kind !== 'ratio' || !m || loinc.analyte?.results !== 'quantitative' || loinc.ambiguous) return;
+  raw.value = { ...raw.value, value: `${m[1]}.${m[2]}`, kind: 'numeric' };
+  raw.problems = [
+    ...raw.problems,
+    { code: 'decimal_suspect', message: `The value was read as ${m[1]}:${m[2]}; a colon is no part of this test's results, so it was taken for a decimal point: check it against the page.` },
+  ];
 }
 
 /**

@@ -32,6 +32,11 @@ export interface LoincResult {
    * characters OCR confuses ("ulU/mL" for uIU/mL, "cells/ul." for cells/uL).
    */
   unitCorrected?: string;
+  /**
+   * OCR only: the unit as read, when it was taken for `unitCorrected` by its look-alike letters
+   * alone ("Kiut" for K/uL, "gidi" for g/dL). A guess, however likely: the result goes to review.
+   */
+  unitGuessedFrom?: string;
 }
 
 export interface MatchContext {
@@ -142,7 +147,7 @@ function ocrSpelling(analyte: Analyte, units: string | undefined): { spec: UnitS
     if (slashed.length === 1) return slashed[0];
   }
   // A blurred percent sign read with a speck beside it ("9%", "%)"), for a test reported in percent.
-  if (units && /^(?:[^\p{L}%\s]%|%[^\p{L}%\s])$/u.test(units.trim())) {
+  if (units && /^(?:[^\p{L}%\s]\s?%|%\s?[^\p{L}%\s])$/u.test(units.trim())) {
     const percent = analyte.units.find((spec) => spec.units.includes('%'));
     if (percent) return { spec: percent, spelling: '%' };
   }
@@ -153,6 +158,61 @@ function ocrSpelling(analyte: Analyte, units: string | undefined): { spec: UnitS
   const near = analyte.units.flatMap((spec) => spec.units.filter((u) => u && oneStrayCharacter(ocrUnitKey(u), key)).map((spelling) => ({ spec, spelling })));
   return near.length && near.every((n) => n.spec === near[0]!.spec) ? near[0] : undefined;
 }
+
+/**
+ * Pairs of characters (after ocrUnitKey, which already folds I/l/1/| and O/0) that OCR takes for
+ * each other in units: a slash's stroke for t, f or j, an L for a t or an i, a g's loop for a or q,
+ * u and n, h for b, µ for p.
+ */
+const LOOK_ALIKE_PAIRS = new Set(['lt', 'lf', 'lj', 'ga', 'gq', 'g9', 'un', 'bh', 'ec', 'lr', 'mn', 'uv', 'ly', 'pu']);
+const lookAlike = (a: string, b: string) => LOOK_ALIKE_PAIRS.has(a + b) || LOOK_ALIKE_PAIRS.has(b + a);
+
+/**
+ * What it costs to read `unit` as `read` (both ocrUnitKey'd): a look-alike letter, a stroke lost
+ * or made up (l; made up also t, f or j, a slash's look-alikes) or a mark that is no letter or
+ * digit costs half, any other change one.
+ */
+export function lookAlikeCost(unit: string, read: string): number {
+  const lost = (c: string) => (c === 'l' || !/[a-z0-9]/.test(c) ? 0.5 : 1);
+  const madeUp = (c: string) => (/[ltfj]/.test(c) || !/[a-z0-9]/.test(c) ? 0.5 : 1);
+  let prev = new Array<number>(read.length + 1).fill(0);
+  for (let j = 1; j <= read.length; j++) prev[j] = prev[j - 1]! + madeUp(read[j - 1]!);
+  for (let i = 1; i <= unit.length; i++) {
+    const row = [prev[0]! + lost(unit[i - 1]!)];
+    for (let j = 1; j <= read.length; j++) {
+      const [a, b] = [unit[i - 1]!, read[j - 1]!];
+      const swap = a === b ? 0 : lookAlike(a, b) ? 0.5 : 1;
+      row[j] = Math.min(prev[j - 1]! + swap, prev[j]! + lost(a), row[j - 1]! + madeUp(b));
+    }
+    prev = row;
+  }
+  return prev[read.length]!;
+}
+
+/**
+ * The analyte's own unit that an OCR'd unit most plausibly is, by look-alike letters alone ("Kiut"
+ * and "Kut" for K/uL, "gidi" for g/dL, "mafdL" for mg/dL, "mmol FL" for mmol/L): at most a
+ * letter and a half's worth of changes and at most a third of the unit, and no unit of another
+ * spec of the analyte nearly as close. Never a unit labs print (that is what was printed), never a one-letter
+ * unit (too little to tell).
+ */
+function lookAlikeUnit(analyte: Analyte, units: string | undefined): { spec: UnitSpec; spelling: string } | undefined {
+  if (!units || KNOWN_UNITS.has(normalizeUnit(units))) return undefined;
+  const read = ocrUnitKey(units);
+  if (!read || !/[a-z]/.test(read)) return undefined;
+  const scored = analyte.units
+    .flatMap((spec) => spec.units.filter((u) => u && ocrUnitKey(u).length >= 2).map((spelling) => ({ spec, spelling, cost: lookAlikeCost(ocrUnitKey(spelling), read) })))
+    // µ read as p: of two spellings as near, the one with the µ ("miles/pL" is miles/µL).
+    .sort((a, b) => a.cost - b.cost || micro(b.spelling, units) - micro(a.spelling, units));
+  const best = scored[0];
+  // A two-letter unit ("U/L") only with one stroke or mark made up or lost ("u/iL").
+  if (!best || best.cost > Math.min(1.5, ocrUnitKey(best.spelling).length / 3, ocrUnitKey(best.spelling).length > 2 ? 1.5 : 0.5)) return undefined;
+  const rival = scored.find((s) => s.spec !== best.spec);
+  if (rival && rival.cost < best.cost + 1) return undefined;
+  return best;
+}
+
+const micro = (spelling: string, read: string) => (/[µμ]/.test(spelling) && /p/i.test(read) ? 1 : 0);
 
 /** What OCR makes of a slash between letters. */
 const SLASH_LOOKALIKES = /[fijlt1|!I(]/;
@@ -257,6 +317,13 @@ function chosen(analyte: Analyte, ctx: MatchContext, method: MatchMethod, confid
     if (fixed) {
       result.unitSpec = fixed.spec;
       result.unitCorrected = fixed.spelling;
+    } else {
+      const guessed = lookAlikeUnit(analyte, ctx.units);
+      if (guessed) {
+        result.unitSpec = guessed.spec;
+        result.unitCorrected = guessed.spelling;
+        result.unitGuessedFrom = ctx.units;
+      }
     }
   }
   // Printed in a unit of another property (mmol/L for glucose), the result is that property's code.

@@ -150,6 +150,9 @@ function loincRules(loinc: LoincResult, add: Add) {
 function unitRules(raw: RawResult, loinc: LoincResult, add: Add) {
   const analyte = loinc.analyte;
   if (!analyte) return;
+  if (loinc.unitGuessedFrom !== undefined) {
+    add('unexpected_unit', `The unit was read as "${loinc.unitGuessedFrom}" and taken for ${loinc.unitCorrected}, the nearest unit ${analyte.display} is reported in: check it against the page.`);
+  }
   const unit = normalizeUnit(raw.units);
   const numeric = raw.value.kind === 'numeric' || raw.value.kind === 'censored';
   if (unit && !loinc.unitSpec && !(analyte.units.length === 0 && /^(ratio|\(calc\))$/.test(unit))) {

@@ -1,6 +1,6 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { median3, prepareForOcr, toPgm } from '../../../server/service/reader/imagePrep';
+import { flattenLight, median3, prepareForOcr, toPgm } from '../../../server/service/reader/imagePrep';
 import { OcrBudget } from '../../../server/service/reader/limits';
 
 /**
@@ -108,6 +108,46 @@ describe('prepareForOcr', () => {
     expect(inkShare(p, 1195, 180, 1215, 202)).toBeGreaterThan(0.05);
     expect(inkShare(p, 1195, 225, 1215, 240)).toBeGreaterThan(0.02);
     expect(inkShare(p, 1195, 260, 1230, 282)).toBeGreaterThan(0.05);
+  });
+});
+
+describe('flattenLight', () => {
+  /** A page of text lines under a photo's light: a dark corner and a diagonal shadow band, as light multiplies what paper reflects. */
+  function shadowed(shadow: number) {
+    const { canvas, ctx } = whitePage();
+    ctx.fillStyle = 'rgb(30,30,30)';
+    ctx.font = '40px sans-serif';
+    for (let y = 300; y < 1800; y += 100) ctx.fillText('Potassium 4.5 mmol/L 3.5-5.1', 200, y);
+    const image = ctx.getImageData(0, 0, W, H);
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        const [u, v] = [x / W, y / H];
+        const dark = Math.max(0, 1 - Math.hypot(u, v) / 1.2);
+        const band = Math.exp(-(((u + v) / 2 - 0.5) ** 2) / 0.004);
+        const i = 4 * (y * W + x);
+        image.data[i] = image.data[i + 1] = image.data[i + 2] = image.data[i]! * 0.9 * (1 - shadow * (0.6 * dark + 0.4 * band));
+      }
+    }
+    ctx.putImageData(image, 0, 0);
+    return canvas;
+  }
+
+  it('makes the paper in the shadow as white as in the light, and keeps the text in both dark', async () => {
+    const p = await prepared(shadowed(0.45));
+    // The empty page under the shadow band and in the dark corner: paper, not ink.
+    expect(inkShare(p, 0, 1900, W, H)).toBe(0);
+    expect(inkShare(p, 0, 0, 150, 1800)).toBe(0);
+    // Text in the dark corner and text under the band are both there.
+    expect(inkShare(p, 200, 265, 800, 305)).toBeGreaterThan(0.1);
+    expect(inkShare(p, 200, 1565, 800, 1605)).toBeGreaterThan(0.1);
+  });
+
+  it('leaves an evenly lit page alone', () => {
+    const grey = new Uint8Array(600 * 400).fill(230);
+    for (let i = 0; i < grey.length; i += 17) grey[i] = 40;
+    const before = Uint8Array.from(grey);
+    expect(flattenLight(grey, 600, 400)).toBe(false);
+    expect(grey).toEqual(before);
   });
 });
 

@@ -124,6 +124,27 @@ describe('matching printed names', () => {
     expect(matchLoinc('Immature Granulocytes').matches).toEqual([]);
   });
 
+  it('takes a unit OCR garbled by look-alike letters for the analyte\'s own, as a guess', () => {
+    const guessed = (name: string, units: string) => {
+      const r = matchLoinc(name, { units, ocr: true });
+      return r.unitGuessedFrom === units ? r.unitCorrected : undefined;
+    };
+    // A slash read as a stroke or dropped, an L read as t or i, a g read as a.
+    expect(guessed('Neut #', 'Kut')).toBe('K/uL');
+    expect(guessed('Lymph #', 'Kiut')).toBe('K/uL');
+    expect(guessed('T Prot', 'gidi')).toBe('g/dL');
+    expect(guessed('Creatinine', 'mafdL')).toBe('mg/dL');
+    expect(guessed('Calcium', 'ma /dL')).toBe('mg/dL');
+    expect(guessed('Chloride', 'mmol FL')).toBe('mmol/L');
+    expect(guessed('eGFR', 'mbL/min/1.73m?2')).toBe('mL/min/1.73m2');
+    // Not from text, never a unit labs print, not a two-letter unit, not when two specs are as near.
+    expect(matchLoinc('Neut #', { units: 'Kut' }).unitCorrected).toBeUndefined();
+    expect(matchLoinc('Creatinine', { units: 'umol/L', ocr: true }).unitGuessedFrom).toBeUndefined();
+    expect(matchLoinc('Alkaline Phosphatase', { units: 'Un', ocr: true }).unitCorrected).toBeUndefined();
+    expect(matchLoinc('Free T4', { units: 'ng/mLL', ocr: true }).unitCorrected).toBeUndefined();
+    expect(matchLoinc('Potassium', { units: 'xyz', ocr: true }).unitCorrected).toBeUndefined();
+  });
+
   it('corrects units OCR misread into one of the analyte\'s own units', () => {
     expect(matchLoinc('TSH', { units: 'ulU/mL', ocr: true })).toMatchObject({ unitCorrected: 'uIU/mL' });
     expect(matchLoinc('TSH', { units: 'ulU/mL' }).unitCorrected).toBeUndefined();

@@ -48,6 +48,13 @@ describe('doubt rules', () => {
     expect(review(raw('Nitrite, Urine', 'Negative', undefined, 'Negative')).codes).toEqual([]);
   });
 
+  it('sends a result whose unit was guessed from look-alike letters to review, with the unit as the analyte spells it', () => {
+    const r = raw('Chloride', '99', 'mmol FL', '98-107', { source: 'ocr', valueConfidence: 96, nameConfidence: 96 });
+    const loinc = matchLoinc(r.testName, { units: r.units, ocr: true });
+    expect(loinc.unitCorrected).toBe('mmol/L');
+    expect(reviewResult({ raw: r, interpreted: interpret(r), loinc }).map((x) => x.code)).toEqual(['unexpected_unit']);
+  });
+
   it('sends potassium 4.5 read as 45 to review (implausible, lost decimal, out of range without a flag)', () => {
     const { codes } = review(raw('Potassium', '45', 'mmol/L', '3.5-5.2'));
     expect(codes).toEqual(expect.arrayContaining(['implausible_value', 'decimal_suspect', 'unflagged_out_of_range']));
