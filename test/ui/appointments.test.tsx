@@ -106,7 +106,7 @@ describe('appointments list', () => {
   it("shows each draw in its own zone (and the viewer's time), soonest first, with patient, provider, status and order", async () => {
     await openAs('coordinator');
     // The BFF walks the team's at-home orders and reads each one's appointment: give it time.
-    expect(await screen.findByText('Mary Jackson', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('Mary Jackson')).toBeInTheDocument();
     expect(rows()).toHaveLength(6);
     // What is coming first (all of these are ahead; the requested one has no time yet).
     expect(listCalls(stack.requests)[0]!.query.get('sort')).toBe('["upcoming","ASC"]');
@@ -148,7 +148,7 @@ describe('appointments list', () => {
 
   it('opens an appointment from its row, by keyboard too', async () => {
     const { user } = await openAs('coordinator');
-    const row = (await screen.findByText('Mary Jackson', {}, { timeout: 5000 })).closest('tr')!;
+    const row = (await screen.findByText('Mary Jackson')).closest('tr')!;
     // In the Tab order, and Enter opens it as a click does.
     expect(row).toHaveAttribute('tabindex', '0');
     row.focus();
@@ -158,7 +158,7 @@ describe('appointments list', () => {
 
   it('shows past visits on their own, latest first, and back to what is coming', async () => {
     const { user } = await openAs('coordinator');
-    await screen.findByText('Mary Jackson', {}, { timeout: 5000 });
+    await screen.findByText('Mary Jackson');
     await user.click(screen.getByRole('button', { name: 'Past visits' }));
     // None has passed in this team: said so, with the way back.
     expect(await screen.findByText('No past visits yet: choose "Coming up" for the draws ahead.')).toBeInTheDocument();
@@ -171,7 +171,7 @@ describe('appointments list', () => {
 
   it('switches to the dark theme from the app bar, and back', async () => {
     const { user } = await openAs('coordinator');
-    await screen.findByText('Mary Jackson', {}, { timeout: 5000 });
+    await screen.findByText('Mary Jackson');
     const page = () => getComputedStyle(document.body).backgroundColor;
     const light = page();
     await user.click(screen.getByRole('button', { name: 'Toggle light/dark mode' }));
@@ -182,7 +182,7 @@ describe('appointments list', () => {
 
   it('filters by status, provider and start date', async () => {
     const { user } = await openAs('coordinator');
-    await screen.findByText('Mary Jackson', {}, { timeout: 5000 });
+    await screen.findByText('Mary Jackson');
 
     await user.click(screen.getByRole('combobox', { name: 'Status' }));
     await user.click(await screen.findByRole('option', { name: 'Confirmed' }));
@@ -203,7 +203,7 @@ describe('appointments list', () => {
 
   it('filters by a start date range in the viewer’s own days', async () => {
     const { user } = await openAs('coordinator');
-    await screen.findByText('Mary Jackson', {}, { timeout: 5000 });
+    await screen.findByText('Mary Jackson');
     await user.click(screen.getByRole('button', { name: /add filter/i }));
     await user.click(await screen.findByRole('menuitemcheckbox', { name: 'Starts from' }));
     const from = await screen.findByLabelText('Starts from');
@@ -266,7 +266,7 @@ describe('an appointment page', () => {
     await user.click(await screen.findByRole('button', { name: 'Cancel appointment' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel this appointment?' });
     // The reasons come from the service.
-    await user.click(await within(dialog).findByRole('combobox', { name: /Reason/ }, { timeout: 5000 }));
+    await user.click(await within(dialog).findByRole('combobox', { name: /Reason/ }));
     await user.click(await screen.findByRole('option', { name: 'Appointment no longer needed' }));
     await user.click(within(dialog).getByRole('button', { name: 'Cancel appointment' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -281,14 +281,14 @@ describe('roles', () => {
   it('lets lab operations see appointments and slots, but not book, move or cancel', async () => {
     const { user } = await openAs('lab_ops');
     expect(await screen.findByRole('menuitem', { name: /Appointments/ })).toBeInTheDocument();
-    await user.click(await screen.findByText('Mary Jackson', {}, { timeout: 5000 }));
+    await user.click(await screen.findByText('Mary Jackson'));
     expect(await screen.findByText('Appointment for Mary Jackson')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Reschedule' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cancel appointment' })).not.toBeInTheDocument();
 
     // An at-home order without an appointment: the times on offer, and no way to book one.
     window.location.hash = `#/orders/${o.evelyn.id}/show`;
-    expect(await screen.findByText('Times on offer', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('Times on offer')).toBeInTheDocument();
     const zone = await screen.findByTestId('slot-zone');
     expect(zone).toHaveTextContent(/^Times in America\/Chicago \((CDT|CST)(\/(CDT|CST))?\), the patient's time zone$/);
     // Dallas is served by provider_2 alone: 10:00 on a weekday that is not today, as the service offers it.
@@ -319,8 +319,8 @@ describe('roles', () => {
     expect(await screen.findByRole('region', { name: 'Order timeline' })).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'At-home draw' })).not.toBeInTheDocument();
     // The page has settled (patient and lab account read): still no appointment call.
-    expect(await screen.findByText('pt-appointments-ui', {}, { timeout: 5000 })).toBeInTheDocument();
-    expect(await screen.findByText(/ · Quest/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('pt-appointments-ui')).toBeInTheDocument();
+    expect(await screen.findByText(/ · Quest/)).toBeInTheDocument();
     expect(stack.requests.some((r) => r.path.startsWith('/api/appointments') || r.path.includes('/appointment/'))).toBe(false);
   });
 });

@@ -138,7 +138,7 @@ describe('the parser jobs list', () => {
     expect(line).toHaveAttribute('role', 'status');
     // The readers get through them; the next poll finds the queue empty.
     for (const id of uploads) await parseNow(service, id, doubtful());
-    await waitFor(() => expect(screen.getByTestId('parser-queue')).toHaveTextContent('Nothing waiting to be read.'), { timeout: 8000 });
+    await waitFor(() => expect(screen.getByTestId('parser-queue')).toHaveTextContent('Nothing waiting to be read.'));
   });
 
   it('shows no queue line where the service does not report its queue', async () => {
@@ -167,7 +167,7 @@ describe('the parser jobs list', () => {
     expect(screen.getByRole('button', { name: /previous page/i })).toBeDisabled();
 
     await user.click(screen.getByRole('button', { name: /next page/i }));
-    await screen.findByText('report-05.png', {}, { timeout: 5000 });
+    await screen.findByText('report-05.png');
     await waitFor(() => expect(rows()).toHaveLength(5));
     expect(lastList(stack.requests).query.get('range')).toBe('[25,49]');
     expect(screen.getByText('report-01.png')).toBeInTheDocument();
@@ -193,10 +193,10 @@ describe('the parser jobs list', () => {
     expect(bar).toHaveAttribute('aria-valuenow', '20');
     // The reader moves on: the list, asking again by itself, shows it.
     await reading.progress(0.5);
-    await waitFor(() => expect(screen.getByRole('progressbar', { name: 'Parsing progress' })).toHaveAttribute('aria-valuenow', '50'), { timeout: 6000 });
+    await waitFor(() => expect(screen.getByRole('progressbar', { name: 'Parsing progress' })).toHaveAttribute('aria-valuenow', '50'));
     // The reader is done; without anyone touching the page, the job is waiting for review.
     await reading.finish();
-    expect(await screen.findByText('Awaiting review', {}, { timeout: 6000 })).toBeInTheDocument();
+    expect(await screen.findByText('Awaiting review')).toBeInTheDocument();
     expect(screen.queryByRole('progressbar', { name: 'Parsing progress' })).not.toBeInTheDocument();
     // And the list stops asking: five of its intervals go by without a read.
     const reads = listCalls(stack.requests).length;
@@ -290,11 +290,11 @@ describe('uploading a report', () => {
     expect(job).toMatchObject({ fileName: 'scan.png', contentType: 'image/png', fileSize: TINY_PNG.length, reviewRequested: true, stage: 'queued' });
     const reading = startParse(stack.service, job!.id, doubtful());
     await reading.progress(0.4);
-    await waitFor(() => expect(within(parsing).getByRole('progressbar', { name: 'Parsing progress' })).toHaveAttribute('aria-valuenow', '40'), { timeout: 4000 });
+    await waitFor(() => expect(within(parsing).getByRole('progressbar', { name: 'Parsing progress' })).toHaveAttribute('aria-valuenow', '40'));
     await reading.progress(0.8);
-    await waitFor(() => expect(screen.getByRole('progressbar', { name: 'Parsing progress' })).toHaveAttribute('aria-valuenow', '80'), { timeout: 4000 });
+    await waitFor(() => expect(screen.getByRole('progressbar', { name: 'Parsing progress' })).toHaveAttribute('aria-valuenow', '80'));
     await reading.finish();
-    expect(await screen.findByRole('region', { name: 'Extracted results' }, { timeout: 4000 })).toBeInTheDocument();
+    expect(await screen.findByRole('region', { name: 'Extracted results' })).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Parsing' })).not.toBeInTheDocument();
     expect(within(screen.getByLabelText('Job status')).getByText('Awaiting review')).toBeInTheDocument();
 

@@ -185,7 +185,7 @@ describe('reviewing a report', () => {
     expect(within(dialog).getByRole('button', { name: 'Approve' })).toHaveFocus();
     await user.keyboard('{Enter}');
 
-    const outcome = await screen.findByRole('status', {}, { timeout: 4000 });
+    const outcome = await screen.findByRole('status');
     await waitFor(() => expect(outcome).toHaveTextContent('Approved'));
     expect(await within(screen.getByLabelText('Job status')).findByText('Done')).toBeInTheDocument();
     // Read-only now, showing what was filed.
@@ -240,7 +240,7 @@ describe('reviewing a report', () => {
 
     await fill(user, within(dialog).getByRole('textbox', { name: /Why is it rejected/ }), 'Wrong patient: the report is for someone else');
     await user.click(within(dialog).getByRole('button', { name: 'Reject report' }));
-    const outcome = await screen.findByRole('status', {}, { timeout: 4000 });
+    const outcome = await screen.findByRole('status');
     await waitFor(() => expect(outcome).toHaveTextContent('Rejected'));
     expect(reviews(stack.requests)[0]!.body).toEqual({ decision: 'reject', notes: 'Wrong patient: the report is for someone else' });
     expect(await screen.findByRole('region', { name: 'Failure' })).toHaveTextContent('Rejected by a reviewer');
@@ -315,7 +315,7 @@ describe('jobs past review, and documents', () => {
     const pdf = await report({ name: 'report.pdf', bytes: TINY_PDF });
     await openJob('reviewer', pdf);
     const doc = await screen.findByRole('region', { name: 'Original document' });
-    expect(await within(doc).findByText('The PDF could not be shown here.', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await within(doc).findByText('The PDF could not be shown here.')).toBeInTheDocument();
     expect(within(doc).getByRole('link', { name: 'Open the original' })).toHaveAttribute('href', `/api/parser-jobs/${pdf}/file`);
     expect(within(doc).queryByRole('img')).not.toBeInTheDocument();
     // The review beside it works regardless.
@@ -359,7 +359,7 @@ describe('is this report the patient’s?', () => {
     expect(approve).toBeDisabled();
     await user.click(within(dialog).getByRole('checkbox', { name: 'I have checked: this report belongs to this patient' }));
     await user.click(approve);
-    const outcome = await screen.findByRole('status', {}, { timeout: 4000 });
+    const outcome = await screen.findByRole('status');
     await waitFor(() => expect(outcome).toHaveTextContent('Approved'));
     const [sent] = reviews(stack.requests);
     expect(sent!.body).toMatchObject({ decision: 'approve', confirm_patient_mismatch: true, metadata: { patient_first_name: 'Ada', patient_last_name: 'Lovelace' } });
@@ -384,7 +384,7 @@ describe('is this report the patient’s?', () => {
     expect(within(dialog).getByRole('button', { name: 'Approve' })).toBeDisabled();
     await user.click(within(dialog).getByRole('checkbox', { name: 'I have checked: this report belongs to this patient' }));
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
-    const outcome = await screen.findByRole('status', {}, { timeout: 4000 });
+    const outcome = await screen.findByRole('status');
     await waitFor(() => expect(outcome).toHaveTextContent('Approved'));
     expect(reviews(stack.requests).map((r) => (r.body as { confirm_patient_mismatch?: boolean }).confirm_patient_mismatch)).toEqual([true]);
     expect(await screen.findByText(/Approved without orders to compare the report with/)).toBeInTheDocument();

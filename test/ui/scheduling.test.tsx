@@ -117,7 +117,7 @@ async function clickSlot(user: User, date: string, slot: Slot, scope?: HTMLEleme
 }
 
 async function calendar(scope: HTMLElement = document.body) {
-  return within(scope).findByTestId('slot-zone', {}, { timeout: 8000 });
+  return within(scope).findByTestId('slot-zone');
 }
 
 /** Books the slot for another order at the same address straight at the service (someone else took it). */
@@ -231,7 +231,7 @@ describe('the slot calendar on an at-home order', () => {
     await fill(user, screen.getByLabelText('Appointment notes'), 'Patient is hard of hearing: knock loudly');
     await user.click(screen.getByRole('button', { name: 'Book' }));
 
-    const section = await screen.findByRole('region', { name: 'Current appointment' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Current appointment' });
     expect(within(section).getByText('Confirmed')).toBeInTheDocument();
     expect(within(section).getByText(loose(zonedText(slot.start, ZONE)))).toBeInTheDocument();
     expect(within(section).getByTestId('appointment-notes')).toHaveTextContent('Patient is hard of hearing: knock loudly');
@@ -285,7 +285,7 @@ describe('asynchronous confirmation', () => {
     await user.type(timeout, '30');
     await user.click(screen.getByRole('button', { name: 'Book' }));
 
-    const waiting = await screen.findByTestId('awaiting-provider', {}, { timeout: 8000 });
+    const waiting = await screen.findByTestId('awaiting-provider');
     expect(within(waiting).getByText('Waiting for Provider 1 to confirm')).toBeInTheDocument();
     expect(within(waiting).getByText(/within 30 min, the booking is cancelled/)).toBeInTheDocument();
     const bar = within(waiting).getByRole('progressbar', { name: 'Waiting for the provider to confirm' });
@@ -309,10 +309,10 @@ describe('asynchronous confirmation', () => {
     expect((await runConfirmJob(service().db, { appointment_id: id }, () => new Date(Date.now() + MINUTE))).outcome).toBe('confirmed');
 
     // Polled until the provider answered; then a clear message, and the order moved on.
-    expect(await screen.findByText('Provider 1 confirmed the appointment.', {}, { timeout: 8000 })).toBeInTheDocument();
+    expect(await screen.findByText('Provider 1 confirmed the appointment.')).toBeInTheDocument();
     expect(screen.queryByTestId('awaiting-provider')).not.toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Current appointment' })).getByText('Confirmed')).toBeInTheDocument();
-    expect(await within(screen.getByLabelText('Order status')).findByText('Appointment scheduled', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await within(screen.getByLabelText('Order status')).findByText('Appointment scheduled')).toBeInTheDocument();
     // And no more polling: five poll intervals go by without a read.
     const reads = appointmentReads(order).length;
     await new Promise((resolve) => setTimeout(resolve, 5 * POLL_MS));
@@ -329,7 +329,7 @@ describe('asynchronous confirmation', () => {
     await clickSlot(user, date, slot);
     await user.click(screen.getByRole('radio', { name: 'Let the provider confirm later' }));
     await user.click(screen.getByRole('button', { name: 'Book' }));
-    await screen.findByTestId('awaiting-provider', {}, { timeout: 8000 });
+    await screen.findByTestId('awaiting-provider');
     expect(calls(order, 'book')[0]!.body).toMatchObject({ async_confirmation: true, sync_confirmation_timeout_millisecond: 2500 });
 
     // The job worker's run after the timeout (16 minutes on): the attempt is cancelled.
@@ -338,12 +338,10 @@ describe('asynchronous confirmation', () => {
     expect(
       await screen.findByText(
         'The booking was cancelled before it was confirmed: the provider did not confirm in time. Nothing is booked for this order; book another time.',
-        {},
-        { timeout: 8000 },
       ),
     ).toBeInTheDocument();
     expect(await screen.findByRole('region', { name: 'Book a draw' })).toBeInTheDocument();
-    expect(await within(screen.getByLabelText('Order status')).findByText('Appointment cancelled', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await within(screen.getByLabelText('Order status')).findByText('Appointment cancelled')).toBeInTheDocument();
   }, 45_000);
 
   it('shows an indeterminate bar when the timeout is not known', async () => {
@@ -355,10 +353,10 @@ describe('asynchronous confirmation', () => {
     // It confirms 8 s on, while later tests run; the file's end waits for it (and fails if it failed).
     settling.push(booking);
     booking.catch(() => undefined); // a failure is the file's end's to report, not an unhandled rejection
-    await waitFor(async () => expect((await appointmentOf(service(), team(), order.id)).status).toBe('reserved'), { timeout: 4000, interval: 100 });
+    await waitFor(async () => expect((await appointmentOf(service(), team(), order.id)).status).toBe('reserved'), { interval: 100 });
     await behave(service(), FAST);
     await openOrder(order);
-    const waiting = await screen.findByTestId('awaiting-provider', {}, { timeout: 5000 });
+    const waiting = await screen.findByTestId('awaiting-provider');
     expect(within(waiting).getByRole('progressbar')).not.toHaveAttribute('aria-valuenow');
     // A booking the provider has not confirmed cannot be moved: the reason is said.
     expect(screen.getByRole('button', { name: 'Reschedule' })).toBeDisabled();
@@ -377,14 +375,14 @@ describe('slots that expired or went', () => {
     shiftClock(16 * MINUTE);
     await user.click(screen.getByRole('button', { name: 'Book' }));
 
-    expect(await screen.findByText(/The slots expired and were refreshed\. Your time is still offered and stays selected/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText(/The slots expired and were refreshed\. Your time is still offered and stays selected/)).toBeInTheDocument();
     expect(calls(order, 'book')).toHaveLength(0);
     expect(calls(order, 'availability')).toHaveLength(2);
     expect(slotChip(date, slot)).toHaveAttribute('aria-pressed', 'true');
 
     // A new click on Book books it, with the fresh key.
     await user.click(screen.getByRole('button', { name: 'Book' }));
-    await screen.findByRole('region', { name: 'Current appointment' }, { timeout: 5000 });
+    await screen.findByRole('region', { name: 'Current appointment' });
     const books = calls(order, 'book');
     expect(books).toHaveLength(1);
     const key = keyPayload((books[0]!.body as { booking_key: string }).booking_key);
@@ -402,7 +400,7 @@ describe('slots that expired or went', () => {
     await takenElsewhere(slot);
     shiftClock(16 * MINUTE);
     await user.click(screen.getByRole('button', { name: 'Book' }));
-    expect(await screen.findByText('The slots expired and were refreshed; pick a time again.', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('The slots expired and were refreshed; pick a time again.')).toBeInTheDocument();
     expect(within(day(date)).queryByRole('button', { name: new RegExp(`^${spaced(wallTime(slot.start, ZONE)).replace(' ', '\\s')} .*Provider 2$`) })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Book' })).toBeDisabled();
     expect(calls(order, 'book')).toHaveLength(0);
@@ -419,7 +417,7 @@ describe('slots that expired or went', () => {
     await openOrder(order);
     await calendar();
     expect(calls(order, 'availability')).toHaveLength(1);
-    await waitFor(() => expect(calls(order, 'availability')).toHaveLength(2), { timeout: 10_000 });
+    await waitFor(() => expect(calls(order, 'availability')).toHaveLength(2));
     // The fresh keys live 15 minutes: no third call follows at once.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(calls(order, 'availability')).toHaveLength(2);
@@ -434,7 +432,7 @@ describe('slots that expired or went', () => {
     // The key was still valid when the dashboard checked it, but not when the service read it.
     clockJumpsDuringNext(stack, 'post', `/api/orders/${order.id}/appointment/book`, 16 * MINUTE);
     await user.click(screen.getByRole('button', { name: 'Book' }));
-    expect(await screen.findByText(/The slots expired and were refreshed/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText(/The slots expired and were refreshed/)).toBeInTheDocument();
     expect(calls(order, 'book')).toHaveLength(1);
     expect(calls(order, 'availability')).toHaveLength(2);
     expect(screen.queryByRole('region', { name: 'Current appointment' })).not.toBeInTheDocument();
@@ -448,7 +446,7 @@ describe('slots that expired or went', () => {
     await clickSlot(user, date, slot);
     await takenElsewhere(slot);
     await user.click(screen.getByRole('button', { name: 'Book' }));
-    expect(await screen.findByText('That time was just taken by another booking. The slots were refreshed: pick another time.', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('That time was just taken by another booking. The slots were refreshed: pick another time.')).toBeInTheDocument();
     expect(calls(order, 'availability')).toHaveLength(2);
     expect(screen.getByRole('button', { name: 'Book' })).toBeDisabled();
   });
@@ -463,7 +461,7 @@ describe('slots that expired or went', () => {
     await clickSlot(user, date, slot);
     await user.click(screen.getByRole('button', { name: 'Book' }));
     expect(
-      await screen.findByText(/The provider could not confirm this time, so nothing was booked\. Try again, or choose "Let the provider confirm later"/, {}, { timeout: 5000 }),
+      await screen.findByText(/The provider could not confirm this time, so nothing was booked\. Try again, or choose "Let the provider confirm later"/),
     ).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Current appointment' })).not.toBeInTheDocument();
     expect(calls(order, 'book')).toHaveLength(1);
@@ -568,7 +566,7 @@ describe('several providers in a zip', () => {
     expect(slotChip(busy.date, late)).toHaveAttribute('aria-pressed', 'true');
 
     await user.click(screen.getByRole('button', { name: 'Book' }));
-    await screen.findByRole('region', { name: 'Current appointment' }, { timeout: 5000 });
+    await screen.findByRole('region', { name: 'Current appointment' });
     expect(keyPayload((calls(order, 'book')[0]!.body as { booking_key: string }).booking_key)).toMatchObject({ p: 'provider_1', s: late.start });
   });
 
@@ -582,7 +580,7 @@ describe('several providers in a zip', () => {
     await takenElsewhere(p2!);
     shiftClock(16 * MINUTE);
     await user.click(screen.getByRole('button', { name: 'Book' }));
-    expect(await screen.findByText('The slots expired and were refreshed; pick a time again.', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('The slots expired and were refreshed; pick a time again.')).toBeInTheDocument();
     expect(slotChip(busy.date, p1!)).toHaveAttribute('aria-pressed', 'false');
     expect(screen.getByRole('button', { name: 'Book' })).toBeDisabled();
     expect(calls(order, 'book')).toHaveLength(0);
@@ -613,11 +611,11 @@ describe('several providers in a zip', () => {
     // The keys expire: the refresh keeps the same offer (matched without a provider) ...
     shiftClock(16 * MINUTE);
     await user.click(screen.getByRole('button', { name: 'Book' }));
-    expect(await screen.findByText(/Your time is still offered and stays selected/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText(/Your time is still offered and stays selected/)).toBeInTheDocument();
     expect(slotChip(busy.date, bare(half))).toHaveAttribute('aria-pressed', 'true');
     // ... and books it with the fresh key.
     await user.click(screen.getByRole('button', { name: 'Book' }));
-    await screen.findByRole('region', { name: 'Current appointment' }, { timeout: 5000 });
+    await screen.findByRole('region', { name: 'Current appointment' });
     const books = calls(order, 'book');
     expect(books).toHaveLength(1);
     expect(keyPayload((books[0]!.body as { booking_key: string }).booking_key)).toMatchObject({ p: 'provider_1', s: half.start });
@@ -635,7 +633,7 @@ describe('an existing appointment', () => {
   it('shows it in the patient’s zone, and reschedules it to a new slot at its own address', async () => {
     const { order, slot, date: bookedDate } = await bookedOrder();
     const { user } = await openOrder(order);
-    const section = await screen.findByRole('region', { name: 'Current appointment' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Current appointment' });
     expect(within(section).getByText(loose(zonedText(slot.start, ZONE)))).toBeInTheDocument();
     expect(within(section).getByText("When (patient's time zone: America/Chicago)")).toBeInTheDocument();
     expect(within(section).getByText('Provider 1')).toBeInTheDocument();
@@ -655,7 +653,7 @@ describe('an existing appointment', () => {
     await clickSlot(user, date, target, dialog);
     await user.click(within(dialog).getByRole('button', { name: 'Reschedule to this time' }));
 
-    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), { timeout: 5000 });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await within(screen.getByRole('region', { name: 'Current appointment' })).findByText(loose(zonedText(target.start, ZONE)))).toBeInTheDocument();
     const body = calls(order, 'reschedule')[0]!.body as { booking_key: string };
     expect(body).toEqual({ booking_key: expect.any(String), appointment_notes: 'Ring twice' });
@@ -669,7 +667,7 @@ describe('an existing appointment', () => {
     const { order } = await bookedOrder({ async_confirmation: true, sync_confirmation_timeout_millisecond: 1000 });
     await behave(service(), FAST);
     await openOrder(order);
-    const section = await screen.findByRole('region', { name: 'Current appointment' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Current appointment' });
     expect(within(section).getByRole('button', { name: 'Reschedule' })).toBeDisabled();
     expect(within(section).getByTestId('reschedule-blocked')).toHaveTextContent(
       'Reschedule is not available: it cannot be moved while the provider has not confirmed it. Wait for the confirmation, or cancel it.',
@@ -680,7 +678,7 @@ describe('an existing appointment', () => {
   it('cancels it with a reason and notes, then offers booking again', async () => {
     const { order } = await bookedOrder();
     const { user } = await openOrder(order);
-    const section = await screen.findByRole('region', { name: 'Current appointment' }, { timeout: 5000 });
+    const section = await screen.findByRole('region', { name: 'Current appointment' });
     await user.click(within(section).getByRole('button', { name: 'Cancel appointment' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel this appointment?' });
 
@@ -689,13 +687,13 @@ describe('an existing appointment', () => {
     expect(await within(dialog).findByText('Choose a reason')).toBeInTheDocument();
     expect(calls(order, 'cancel')).toHaveLength(0);
 
-    await user.click(await within(dialog).findByRole('combobox', { name: /Reason/ }, { timeout: 5000 }));
+    await user.click(await within(dialog).findByRole('combobox', { name: /Reason/ }));
     expect(await screen.findByRole('option', { name: 'Cancelled less than 24 hours before the appointment (not refundable)' })).toBeInTheDocument();
     await user.click(screen.getByRole('option', { name: 'Patient is unavailable at that time' }));
     await fill(user, within(dialog).getByLabelText('Notes (optional)'), 'Travelling that week');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel appointment' }));
 
-    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), { timeout: 5000 });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(calls(order, 'cancel')[0]!.body).toEqual({ cancellation_reason_id: 'patient_unavailable', notes: 'Travelling that week' });
     const after = screen.getByRole('region', { name: 'Current appointment' });
     await waitFor(() => expect(within(after).getAllByText('Cancelled', { selector: '.MuiChip-label' })).toHaveLength(2)); // status and last event
@@ -725,7 +723,7 @@ describe('requesting an appointment', () => {
     await user.click(await screen.findByRole('option', { name: 'Provider 2' }));
     await user.click(within(dialog).getByRole('button', { name: 'Send request' }));
 
-    expect(await within(dialog).findByText('zip_code 00000 is not in a known US zip code area', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await within(dialog).findByText('zip_code 00000 is not in a known US zip code area')).toBeInTheDocument();
     expect(zip).toHaveAttribute('aria-invalid', 'true');
     expect(calls(order, 'request')).toHaveLength(1);
     expect(calls(order, 'request')[0]!.body).toEqual({
@@ -736,7 +734,7 @@ describe('requesting an appointment', () => {
     await user.clear(zip);
     await user.type(zip, '60602');
     await user.click(within(dialog).getByRole('button', { name: 'Send request' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), { timeout: 5000 });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const section = await screen.findByRole('region', { name: 'Current appointment' });
     expect(within(section).getByText('Requested: the provider will propose a time')).toBeInTheDocument();
     expect(within(section).getByText('9 Desert Road')).toBeInTheDocument();

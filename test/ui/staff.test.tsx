@@ -147,7 +147,7 @@ describe('the audit trail page', () => {
     await user.type(await screen.findByRole('combobox', { name: 'Patient' }), 'pt-audit-4b');
     await user.click(await screen.findByRole('option', { name: 'pt-audit-4b1e' }));
     // The coordinator's reading of the patient, by name, with the record it read linked to its page.
-    expect(await screen.findByText('Test coordinator', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('Test coordinator')).toBeInTheDocument();
     expect(screen.queryByText('coordinator@labdesk.test')).not.toBeInTheDocument();
     const read = screen.getAllByTitle(patient).find((el) => el.tagName === 'A')!;
     expect(read).toHaveAttribute('href', `#/users/${patient}/show`);
@@ -172,7 +172,7 @@ describe('two-factor on the account page', () => {
     await user.type(screen.getByLabelText(/password/i), password);
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
-    await user.click(await screen.findByRole('button', { name: 'Set up two-factor' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Set up two-factor' }));
     const qr = await screen.findByRole('img', { name: /QR code/ });
     expect(qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     const secret = screen.getByTestId('mfa-secret').textContent!;

@@ -92,13 +92,13 @@ describe('walk-in and on-site collection', () => {
     await user.click(within(within(slots).getByRole('group', { name: 'Times' })).getAllByRole('button')[0]!);
     await user.click(within(slots).getByRole('button', { name: /^Move to / }));
     // Moved: the visit names the other center and the picker is gone.
-    await waitFor(() => expect(within(within(section).getByRole('region', { name: 'Booked visit' })).getByText(otherName)).toBeInTheDocument(), { timeout: 5000 });
+    await waitFor(() => expect(within(within(section).getByRole('region', { name: 'Booked visit' })).getByText(otherName)).toBeInTheDocument());
     expect(within(section).queryByRole('list', { name: 'Nearest centers' })).not.toBeInTheDocument();
 
     await user.click(within(section).getByRole('button', { name: 'Cancel visit' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel the walk-in visit' });
-    await user.click(await within(dialog).findByRole('combobox', { name: /Reason/ }, { timeout: 5000 }));
-    await user.click(await screen.findByRole('option', { name: 'Patient wants another time' }, { timeout: 5000 }));
+    await user.click(await within(dialog).findByRole('combobox', { name: /Reason/ }));
+    await user.click(await screen.findByRole('option', { name: 'Patient wants another time' }));
     await fill(user, within(dialog).getByRole('textbox', { name: 'Note (optional)' }), 'will call back');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel visit' }));
     await within(section).findByText('Last visit (cancelled)');

@@ -269,7 +269,7 @@ describe('an endpoint’s page', () => {
     expect(calls('PUT', `/api/webhook-endpoints/${ENDPOINT.id}`)[0]!.body).toEqual({ disabled: true });
 
     // Once the confirmation has closed (it hides the page from assistive technology while open).
-    await user.click(await screen.findByRole('button', { name: 'Enable' }, { timeout: 4000 }));
+    await user.click(await screen.findByRole('button', { name: 'Enable' }));
     expect(await within(details).findByText('Enabled')).toBeInTheDocument();
     expect(calls('PUT', `/api/webhook-endpoints/${ENDPOINT.id}`)[1]!.body).toEqual({ disabled: false });
   });
