@@ -106,8 +106,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const children: ChildProcess[] = [];
   const run = (name: 'service' | 'bff', env: NodeJS.ProcessEnv) => {
     const { script, execArgv } = nodeEntry(name, true);
-    // BENCH_BFF_NODE_ARGS="--cpu-prof --cpu-prof-dir=.tmp/prof": node flags for the BFF process alone.
-    const extra = name === 'bff' ? (process.env.BENCH_BFF_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
+    // BENCH_BFF_NODE_ARGS / BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/.tmp/prof": node flags
+    // for that process alone (the service's cluster workers inherit them: one profile per process).
+    const extra = (name === 'bff' ? process.env.BENCH_BFF_NODE_ARGS : process.env.BENCH_SERVICE_NODE_ARGS)?.split(' ').filter(Boolean) ?? [];
     const child = spawn(process.execPath, [...extra, ...execArgv, script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(child);
     return child;
