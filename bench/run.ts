@@ -34,7 +34,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { formatTable, measure, setting, type LoadRequest, type Measured, type Target } from './lib/load';
-import { residentMemory, signIn, startStack, type Stack } from './lib/stack';
+import { cpuMilliseconds, residentMemory, signIn, startStack, type Stack } from './lib/stack';
 import { benchDashboard, formatDashboardFigures, type DashboardFigures } from './dashboard';
 import { benchImportTimeseries, type ImportBenchResult } from './importTimeseries';
 import { mixBreakdown, type EndpointLatency } from './lib/breakdown';
@@ -54,6 +54,8 @@ interface Row extends Measured {
   store: string;
   name: string;
   connections: number;
+  /** The service's CPU milliseconds (all its processes) per answer of the run, warm-up included. */
+  serviceCpuPerRequest?: number;
   /** What this row is compared with besides the ceiling (the BFF with the service, page N with page 1). */
   against?: { label: string; rps: number };
 }
@@ -184,9 +186,11 @@ async function benchStore(stack: Stack, store: string, log: (s: string) => void)
   for (const t of targets.filter((t) => wanted(t.key))) {
     await settle(t.origin);
     log(`${store}: ${t.name}… (load average ${loadAverage()})`);
+    const cpuBefore = t.origin === stack.serviceUrl ? cpuMilliseconds(stack.servicePid) : undefined;
     const m = await measure(t, DURATION);
+    const serviceCpuPerRequest = cpuBefore === undefined || m.answeredInRun === 0 ? undefined : (cpuMilliseconds(stack.servicePid) - cpuBefore) / m.answeredInRun;
     const against = t.against ? rows.find((r) => r.name === t.against) : undefined;
-    rows.push({ ...m, store, name: t.name, connections: t.connections, against: against && { label: t.against!, rps: against.rps } });
+    rows.push({ ...m, store, name: t.name, connections: t.connections, serviceCpuPerRequest, against: against && { label: t.against!, rps: against.rps } });
     if (t.key === 'mixed' && process.env.BENCH_BREAKDOWN !== '0') {
       await settle(t.origin);
       log(`${store}: ${t.name}, per endpoint… (load average ${loadAverage()})`);
@@ -286,10 +290,10 @@ async function main() {
   console.log('');
   console.log(
     formatTable(
-      ['store', 'target', 'conns', 'answer KiB', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'vs same-size ceiling', 'vs', 'failed', 'unanswered', 'connection burst p50 / max ms'],
+      ['store', 'target', 'conns', 'answer KiB', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'vs same-size ceiling', 'vs', 'failed', 'unanswered', 'connection burst p50 / max ms', 'service CPU ms/req'],
       [
-        ...ceilings.map((c, i) => ['-', `ceiling: node:http, 2 KB JSON (${i === 0 ? 'start' : 'end'})`, String(CONNECTIONS), fixed(c.answerBytes / 1024, 1), fixed(c.rps, 0), fixed(c.p50, 0), fixed(c.p99, 0), `${fixed(c.rps / ceilingRps, 3)}x`, '', '', String(c.failures), String(c.unanswered), burst(c)]),
-        ...[...sizedCeilings].map(([kib, c]) => ['-', `ceiling: node:http, ${kib} KiB JSON`, String(CONNECTIONS), fixed(c.answerBytes / 1024, 1), fixed(c.rps, 0), fixed(c.p50, 0), fixed(c.p99, 0), `${fixed(c.rps / ceilingRps, 3)}x`, '', '', String(c.failures), String(c.unanswered), burst(c)]),
+        ...ceilings.map((c, i) => ['-', `ceiling: node:http, 2 KB JSON (${i === 0 ? 'start' : 'end'})`, String(CONNECTIONS), fixed(c.answerBytes / 1024, 1), fixed(c.rps, 0), fixed(c.p50, 0), fixed(c.p99, 0), `${fixed(c.rps / ceilingRps, 3)}x`, '', '', String(c.failures), String(c.unanswered), burst(c), '']),
+        ...[...sizedCeilings].map(([kib, c]) => ['-', `ceiling: node:http, ${kib} KiB JSON`, String(CONNECTIONS), fixed(c.answerBytes / 1024, 1), fixed(c.rps, 0), fixed(c.p50, 0), fixed(c.p99, 0), `${fixed(c.rps / ceilingRps, 3)}x`, '', '', String(c.failures), String(c.unanswered), burst(c), '']),
         ...rows.map((r) => [
           r.store,
           r.name,
@@ -304,6 +308,7 @@ async function main() {
           String(r.failures),
           String(r.unanswered),
           burst(r),
+          r.serviceCpuPerRequest === undefined ? '' : fixed(r.serviceCpuPerRequest, 2),
         ]),
       ],
     ),

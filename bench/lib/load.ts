@@ -66,6 +66,8 @@ export interface Measured {
   /** The connection burst: each connection's first answer (its request sent as the connection opened). */
   firstRequests: { count: number; p50: number; max: number };
   failures: number;
+  /** Answers in the whole run, warm-up included (what a CPU cost per request divides by). */
+  answeredInRun: number;
   /** Mean bytes read per answer, headers included. */
   answerBytes: number;
 }
@@ -113,6 +115,7 @@ export async function measure(target: Target, seconds: number, warmupSeconds = s
     p99: quantile(measured, 0.99),
     firstRequests: { count: firsts.length, p50: quantile(firsts, 0.5), max: firsts[firsts.length - 1] ?? 0 },
     failures: r.errors + r.timeouts + r.non2xx,
+    answeredInRun: r.requests.total,
     answerBytes: r.requests.total > 0 ? r.throughput.total / r.requests.total : 0,
   };
 }
