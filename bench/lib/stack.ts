@@ -153,7 +153,17 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
 /** Every process's children, from /proc. */
 function childrenByParent(): Map<number, number[]> {
-  const parents = childrenByParent();
+  const parents = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      /* gone */
+    }
+  }
   return parents;
 }
 
