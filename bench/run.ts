@@ -14,7 +14,9 @@
  *   npm run bench
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
  *
- * BENCH_DURATION seconds per target (default 8, after 2 s of warm-up), BENCH_CONNECTIONS (default 20),
+ * BENCH_DURATION seconds per target (default 8, after BENCH_WARMUP seconds, default 2, of warm-up on the same
+ * connections: req/s, p50 and p99 count only requests sent after it; each connection's first answer is
+ * the "connection burst" column), BENCH_CONNECTIONS (default 20),
  * BENCH_MIXED_CONNECTIONS (default 200), BENCH_JSON=file to also write the figures as JSON,
  * BENCH_DASHBOARD=0 to leave the dashboard out, BENCH_LIGHTHOUSE=0 to leave Lighthouse out,
  * BENCH_IMPORT_POINTS (default 100,000) for the import. BENCH_TARGETS=mixed,users,… measures only
@@ -32,7 +34,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { formatTable, measure, setting, type LoadRequest, type Measured, type Target } from './lib/load';
-import { residentMemory, signIn, startStack, type Stack } from './lib/stack';
+import { cpuMilliseconds, residentMemory, signIn, startStack, type Stack } from './lib/stack';
 import { benchDashboard, formatDashboardFigures, type DashboardFigures } from './dashboard';
 import { benchImportTimeseries, type ImportBenchResult } from './importTimeseries';
 import { mixBreakdown, type EndpointLatency } from './lib/breakdown';
@@ -52,6 +54,8 @@ interface Row extends Measured {
   store: string;
   name: string;
   connections: number;
+  /** The service's CPU milliseconds (all its processes) per answer of the run, warm-up included. */
+  serviceCpuPerRequest?: number;
   /** What this row is compared with besides the ceiling (the BFF with the service, page N with page 1). */
   against?: { label: string; rps: number };
 }
@@ -182,9 +186,11 @@ async function benchStore(stack: Stack, store: string, log: (s: string) => void)
   for (const t of targets.filter((t) => wanted(t.key))) {
     await settle(t.origin);
     log(`${store}: ${t.name}… (load average ${loadAverage()})`);
+    const cpuBefore = t.origin === stack.serviceUrl ? cpuMilliseconds(stack.servicePid) : undefined;
     const m = await measure(t, DURATION);
+    const serviceCpuPerRequest = cpuBefore === undefined || m.answeredInRun === 0 ? undefined : (cpuMilliseconds(stack.servicePid) - cpuBefore) / m.answeredInRun;
     const against = t.against ? rows.find((r) => r.name === t.against) : undefined;
-    rows.push({ ...m, store, name: t.name, connections: t.connections, against: against && { label: t.against!, rps: against.rps } });
+    rows.push({ ...m, store, name: t.name, connections: t.connections, serviceCpuPerRequest, against: against && { label: t.against!, rps: against.rps } });
     if (t.key === 'mixed' && process.env.BENCH_BREAKDOWN !== '0') {
       await settle(t.origin);
       log(`${store}: ${t.name}, per endpoint… (load average ${loadAverage()})`);
@@ -215,6 +221,8 @@ function initialJs(): { raw: number; gzip: number; files: number } {
 }
 
 const fixed = (n: number, d: number) => n.toFixed(d);
+/** The connection burst: each connection's first answer (its request sent as it opened), apart from the p50/p99 of open connections. */
+const burst = (m: Measured) => `${fixed(m.firstRequests.p50, 0)} / ${fixed(m.firstRequests.max, 0)}`;
 /** Answers above this are also compared with a bare server answering as many bytes. */
 const LARGE_ANSWER = 8 * 1024;
 /** Sizes rounded to 8 KiB, so the order pages of both stores share one sized ceiling. */
@@ -282,10 +290,10 @@ async function main() {
   console.log('');
   console.log(
     formatTable(
-      ['store', 'target', 'conns', 'answer KiB', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'vs same-size ceiling', 'vs', 'failed', 'unanswered'],
+      ['store', 'target', 'conns', 'answer KiB', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'vs same-size ceiling', 'vs', 'failed', 'unanswered', 'connection burst p50 / max ms', 'service CPU ms/req'],
       [
-        ...ceilings.map((c, i) => ['-', `ceiling: node:http, 2 KB JSON (${i === 0 ? 'start' : 'end'})`, String(CONNECTIONS), fixed(c.answerBytes / 1024, 1), fixed(c.rps, 0), fixed(c.p50, 0), fixed(c.p99, 0), `${fixed(c.rps / ceilingRps, 3)}x`, '', '', String(c.failures), String(c.unanswered)]),
-        ...[...sizedCeilings].map(([kib, c]) => ['-', `ceiling: node:http, ${kib} KiB JSON`, String(CONNECTIONS), fixed(c.answerBytes / 1024, 1), fixed(c.rps, 0), fixed(c.p50, 0), fixed(c.p99, 0), `${fixed(c.rps / ceilingRps, 3)}x`, '', '', String(c.failures), String(c.unanswered)]),
+        ...ceilings.map((c, i) => ['-', `ceiling: node:http, 2 KB JSON (${i === 0 ? 'start' : 'end'})`, String(CONNECTIONS), fixed(c.answerBytes / 1024, 1), fixed(c.rps, 0), fixed(c.p50, 0), fixed(c.p99, 0), `${fixed(c.rps / ceilingRps, 3)}x`, '', '', String(c.failures), String(c.unanswered), burst(c), '']),
+        ...[...sizedCeilings].map(([kib, c]) => ['-', `ceiling: node:http, ${kib} KiB JSON`, String(CONNECTIONS), fixed(c.answerBytes / 1024, 1), fixed(c.rps, 0), fixed(c.p50, 0), fixed(c.p99, 0), `${fixed(c.rps / ceilingRps, 3)}x`, '', '', String(c.failures), String(c.unanswered), burst(c), '']),
         ...rows.map((r) => [
           r.store,
           r.name,
@@ -299,6 +307,8 @@ async function main() {
           r.against ? `${fixed(r.rps / r.against.rps, 2)}x of ${r.against.label.startsWith('service GET') ? 'service' : 'page 1'}` : '',
           String(r.failures),
           String(r.unanswered),
+          burst(r),
+          r.serviceCpuPerRequest === undefined ? '' : fixed(r.serviceCpuPerRequest, 2),
         ]),
       ],
     ),

@@ -38,7 +38,12 @@ interface AutocannonOptions {
   requests?: LoadRequest[];
   timeout?: number;
 }
-type Autocannon = (opts: AutocannonOptions) => PromiseLike<AutocannonResult>;
+/** What autocannon returns: its result, and the events of the run while it lasts. */
+interface AutocannonRun extends PromiseLike<AutocannonResult> {
+  /** Every answer: the connection (one client object per connection), its status, bytes and latency in ms. */
+  on(event: 'response', listener: (client: object, statusCode: number, bytes: number, ms: number) => void): void;
+}
+type Autocannon = (opts: AutocannonOptions) => AutocannonRun;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 export interface Target {
@@ -51,32 +56,66 @@ export interface Target {
 }
 
 export interface Measured {
+  /** Answers per second to requests sent within the measured seconds (after the warm-up). */
   rps: number;
   /** Requests sent that had no answer when the run ended (a server slower than the run is long). */
   unanswered: number;
+  /** Latency of requests sent on open connections after the warm-up, in ms. */
   p50: number;
   p99: number;
+  /** The connection burst: each connection's first answer (its request sent as the connection opened). */
+  firstRequests: { count: number; p50: number; max: number };
   failures: number;
+  /** Answers in the whole run, warm-up included (what a CPU cost per request divides by). */
+  answeredInRun: number;
   /** Mean bytes read per answer, headers included. */
   answerBytes: number;
 }
 
-/** A warm-up, then the measured run; latencies in milliseconds (autocannon's whole-ms resolution). */
-export async function measure(target: Target, seconds: number, warmupSeconds = 2): Promise<Measured> {
+const quantile = (sorted: number[], q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
+
+/**
+ * One autocannon run of `warmupSeconds + seconds` on the same connections: only the answers to
+ * requests sent after the warm-up count towards req/s, p50 and p99, so they are about requests on
+ * open connections, as a long-lived client (a BFF, a proxy) sends them. Opening the connections is
+ * a figure of its own (`firstRequests`: each connection's first answer), since every connection
+ * opening at once makes a burst whose last answers wait for all the others (with 200 connections
+ * that burst was the whole of autocannon's p99: docs/performance.md). Latencies in milliseconds.
+ */
+export async function measure(target: Target, seconds: number, warmupSeconds = setting('BENCH_WARMUP', 2)): Promise<Measured> {
   const [first] = target.requests;
   if (!first) throw new Error(`${target.name}: no request`);
-  const base: AutocannonOptions =
+  const duration = warmupSeconds + seconds;
+  const options: AutocannonOptions =
     target.requests.length === 1
-      ? { url: target.origin + first.path, method: first.method ?? 'GET', headers: first.headers, body: first.body, connections: target.connections, duration: 0, timeout: 30 }
-      : { url: target.origin, requests: target.requests, connections: target.connections, duration: 0, timeout: 30 };
-  if (warmupSeconds > 0) await autocannon({ ...base, duration: warmupSeconds });
-  const r = await autocannon({ ...base, duration: seconds });
+      ? { url: target.origin + first.path, method: first.method ?? 'GET', headers: first.headers, body: first.body, connections: target.connections, duration, timeout: 30 }
+      : { url: target.origin, requests: target.requests, connections: target.connections, duration, timeout: 30 };
+  const began = performance.now();
+  const from = began + warmupSeconds * 1000;
+  const until = from + seconds * 1000;
+  const measured: number[] = [];
+  const firsts: number[] = [];
+  const answeredConnections = new WeakSet<object>();
+  const run = autocannon(options);
+  run.on('response', (client, _status, _bytes, ms) => {
+    const now = performance.now();
+    if (!answeredConnections.has(client)) {
+      answeredConnections.add(client);
+      firsts.push(ms);
+    }
+    if (now - ms >= from && now <= until) measured.push(ms);
+  });
+  const r = await run;
+  measured.sort((a, b) => a - b);
+  firsts.sort((a, b) => a - b);
   return {
-    rps: r.requests.total / r.duration,
+    rps: measured.length / seconds,
     unanswered: Math.max(0, r.requests.sent - r.requests.total),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
+    p50: quantile(measured, 0.5),
+    p99: quantile(measured, 0.99),
+    firstRequests: { count: firsts.length, p50: quantile(firsts, 0.5), max: firsts[firsts.length - 1] ?? 0 },
     failures: r.errors + r.timeouts + r.non2xx,
+    answeredInRun: r.requests.total,
     answerBytes: r.requests.total > 0 ? r.throughput.total / r.requests.total : 0,
   };
 }

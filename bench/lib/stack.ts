@@ -106,8 +106,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const children: ChildProcess[] = [];
   const run = (name: 'service' | 'bff', env: NodeJS.ProcessEnv) => {
     const { script, execArgv } = nodeEntry(name, true);
-    // BENCH_BFF_NODE_ARGS="--cpu-prof --cpu-prof-dir=.tmp/prof": node flags for the BFF process alone.
-    const extra = name === 'bff' ? (process.env.BENCH_BFF_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
+    // BENCH_BFF_NODE_ARGS / BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=$PWD/.tmp/prof": node flags
+    // for that process alone (the service's cluster workers inherit them: one profile per process).
+    const extra = (name === 'bff' ? process.env.BENCH_BFF_NODE_ARGS : process.env.BENCH_SERVICE_NODE_ARGS)?.split(' ').filter(Boolean) ?? [];
     const child = spawn(process.execPath, [...extra, ...execArgv, script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(child);
     return child;
@@ -150,16 +151,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   }
 }
 
-/** Resident memory of a process and of it with all its descendants (the service's readers), in MB. */
-export function residentMemory(pid: number): { self: number; tree: number } {
-  const rss = (p: number) => {
-    try {
-      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'));
-      return m ? Number(m[1]) / 1024 : 0;
-    } catch {
-      return 0;
-    }
-  };
+/** Every process's children, from /proc. */
+function childrenByParent(): Map<number, number[]> {
   const parents = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -171,6 +164,45 @@ export function residentMemory(pid: number): { self: number; tree: number } {
       /* gone */
     }
   }
+  return parents;
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU milliseconds (user + system) a process and all its descendants (the service's cluster
+ * workers) have used so far. Divided by the requests answered in between, it is a cost per
+ * request that a busy machine changes far less than req/s (it does not count waiting for a core).
+ */
+export function cpuMilliseconds(pid: number): number {
+  const parents = childrenByParent();
+  let ticks = 0;
+  const visit = (p: number) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      /* gone */
+    }
+    for (const c of parents.get(p) ?? []) visit(c);
+  };
+  visit(pid);
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** Resident memory of a process and of it with all its descendants (the service's readers), in MB. */
+export function residentMemory(pid: number): { self: number; tree: number } {
+  const rss = (p: number) => {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'));
+      return m ? Number(m[1]) / 1024 : 0;
+    } catch {
+      return 0;
+    }
+  };
+  const parents = childrenByParent();
   let tree = 0;
   const visit = (p: number) => {
     tree += rss(p);

@@ -35,6 +35,8 @@ export class ApiKeyCache {
   private readonly maxEntries: number;
   private readonly now: () => number;
   private generation = 0;
+  /** Store lookups under way, by generation and key hash: concurrent first requests share one. */
+  private readonly inFlight = new Map<string, Promise<string | null>>();
   /** Stops listening for key changes (set by `create` when there is a channel). */
   private unlisten: () => void = () => {};
 
@@ -68,6 +70,19 @@ export class ApiKeyCache {
     const hash = hashApiKey(key);
     const hit = this.entries.get(hash);
     if (hit && hit.until > this.now()) return hit.teamId;
+    // Single flight: requests that arrive together with a key not yet cached (200 connections
+    // opening at once) share one question to the store instead of each asking. Keyed by the
+    // generation too, so a lookup begun before a revocation is never joined after it.
+    const flightKey = `${this.generation}:${hash}`;
+    let flight = this.inFlight.get(flightKey);
+    if (!flight) {
+      flight = this.lookUp(hash).finally(() => this.inFlight.delete(flightKey));
+      this.inFlight.set(flightKey, flight);
+    }
+    return flight;
+  }
+
+  private async lookUp(hash: string): Promise<string | null> {
     // A revocation announced while the store was being asked must not be undone by this answer.
     const generation = this.generation;
     const teamId = await teamIdForKeyHash(this.db, hash);

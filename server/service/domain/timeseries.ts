@@ -1,8 +1,9 @@
-import { and, asc, eq, gte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { GroupedTimeseriesQuery, GroupedTimeseriesResponse, TimeseriesGroup } from '../../contract';
 import { isCalendarDate, TIMESERIES_PAGE_SIZE } from '../../contract';
 import { postgresZoneNameSql } from '../../lib/timezones';
 import type { Database } from '../../store/db';
+import { prepared } from '../../store/prepared';
 import { mindfulnessMinutes as m, users, type ServiceSchema } from '../db/schema';
 import type { CursorCodec } from './cursor';
 import { queryDigest } from './cursor';
@@ -98,6 +99,82 @@ function planRead(codec: CursorCodec, userId: string, q: GroupedTimeseriesQuery)
   return { start, end, digest, after };
 }
 
+/** What decides the text of a page's query: each combination is built once and prepared. */
+interface ReadShape {
+  start: Bound['kind'];
+  end: Bound['kind'] | null;
+  provider: boolean;
+  after: boolean;
+}
+
+function readShape(start: Bound, end: Bound | null, provider: string | undefined, after: CursorState | null): ReadShape {
+  return { start: start.kind, end: end?.kind ?? null, provider: Boolean(provider), after: after !== null };
+}
+
+/** A bound as its query parameter: an instant as ISO text (cast to timestamptz), a wall-clock time as is. */
+const boundValue = (b: Bound) => (b.kind === 'instant' ? b.at.toISOString() : b.wall);
+
+/**
+ * The user row with its page of sessions joined laterally, for one shape of query, built once per
+ * store and prepared (server/store/prepared.ts): building this query with drizzle on every request
+ * cost about as much as PostgreSQL took to run it. The values are placeholders filled per request.
+ */
+function pageQuery(db: Db, shape: ReadShape) {
+  const name = `timeseries_page_${shape.start}_${shape.end ?? 'open'}${shape.provider ? '_provider' : ''}${shape.after ? '_after' : ''}`;
+  return prepared(db, name, () => {
+    const zone = postgresZoneNameSql(sql`coalesce(${users.fallbackTimeZone}, 'UTC')`);
+    const localStart = sql`(CASE WHEN ${m.timezoneOffset} IS NOT NULL
+      THEN (${m.startAt} AT TIME ZONE 'UTC') + make_interval(secs => ${m.timezoneOffset})
+      ELSE ${m.startAt} AT TIME ZONE ${zone} END)`;
+
+    const where: SQL[] = [sql`${m.userId} = ${users.id}`];
+    if (shape.provider) where.push(sql`${m.providerSlug} = ${sql.placeholder('provider')}`);
+    const addBound = (kind: Bound['kind'], value: ReturnType<typeof sql.placeholder>, op: '>=' | '<=') => {
+      if (kind === 'instant') {
+        where.push(op === '>=' ? sql`${m.startAt} >= ${value}::timestamptz` : sql`${m.startAt} <= ${value}::timestamptz`);
+      } else if (op === '>=') {
+        where.push(sql`${m.startAt} >= (${value}::timestamp - ${sql.raw(MAX_OFFSET)}) AT TIME ZONE 'UTC'`);
+        where.push(sql`${localStart} >= ${value}::timestamp`);
+      } else {
+        where.push(sql`${m.startAt} <= (${value}::timestamp + ${sql.raw(MAX_OFFSET)}) AT TIME ZONE 'UTC'`);
+        where.push(sql`${localStart} <= ${value}::timestamp`);
+      }
+    };
+    addBound(shape.start, sql.placeholder('start'), '>=');
+    if (shape.end) addBound(shape.end, sql.placeholder('end'), '<=');
+    // Data outside the user's ingestion bounds is never served, whatever the query asks.
+    where.push(sql`(${users.ingestionStart} IS NULL OR ${localStart} >= ${users.ingestionStart}::timestamp)`);
+    where.push(sql`(${users.ingestionEnd} IS NULL OR ${localStart} < (${users.ingestionEnd}::date + 1)::timestamp)`);
+    if (shape.after) where.push(sql`(${m.startAt}, ${m.id}) > (${sql.placeholder('afterStart')}::timestamptz, ${sql.placeholder('afterId')})`);
+
+    const sessions = db
+      .select()
+      .from(m)
+      .where(and(...where))
+      .orderBy(asc(m.startAt), asc(m.id))
+      .limit(TIMESERIES_PAGE_SIZE + 1)
+      .as('sessions');
+    return db
+      .select({
+        userId: users.id,
+        session: {
+          id: sessions.id,
+          providerSlug: sessions.providerSlug,
+          sourceType: sessions.sourceType,
+          startAt: sessions.startAt,
+          endAt: sessions.endAt,
+          value: sessions.value,
+          timezoneOffset: sessions.timezoneOffset,
+        },
+      })
+      .from(users)
+      .leftJoinLateral(sessions, sql`true`)
+      .where(and(eq(users.teamId, sql.placeholder('teamId')), eq(users.id, sql.placeholder('userId'))))
+      .orderBy(asc(sessions.startAt), asc(sessions.id))
+      .prepare(name);
+  });
+}
+
 /**
  * One page of a user's sessions, grouped by source. The user (its team, fallback time zone and
  * ingestion bounds) and the page are read in one query: the user row, with the page joined
@@ -121,55 +198,15 @@ export async function groupedMindfulnessMinutes(
   }
   const { start, end, digest, after } = plan;
 
-  const zone = postgresZoneNameSql(sql`coalesce(${users.fallbackTimeZone}, 'UTC')`);
-  const localStart = sql`(CASE WHEN ${m.timezoneOffset} IS NOT NULL
-      THEN (${m.startAt} AT TIME ZONE 'UTC') + make_interval(secs => ${m.timezoneOffset})
-      ELSE ${m.startAt} AT TIME ZONE ${zone} END)`;
-
-  const where: SQL[] = [sql`${m.userId} = ${users.id}`];
-  if (q.provider) where.push(eq(m.providerSlug, q.provider));
-  const addBound = (b: Bound, op: '>=' | '<=') => {
-    if (b.kind === 'instant') {
-      where.push(op === '>=' ? gte(m.startAt, b.at) : sql`${m.startAt} <= ${b.at.toISOString()}::timestamptz`);
-    } else if (op === '>=') {
-      where.push(sql`${m.startAt} >= (${b.wall}::timestamp - ${sql.raw(MAX_OFFSET)}) AT TIME ZONE 'UTC'`);
-      where.push(sql`${localStart} >= ${b.wall}::timestamp`);
-    } else {
-      where.push(sql`${m.startAt} <= (${b.wall}::timestamp + ${sql.raw(MAX_OFFSET)}) AT TIME ZONE 'UTC'`);
-      where.push(sql`${localStart} <= ${b.wall}::timestamp`);
-    }
-  };
-  addBound(start, '>=');
-  if (end) addBound(end, '<=');
-  // Data outside the user's ingestion bounds is never served, whatever the query asks.
-  where.push(sql`(${users.ingestionStart} IS NULL OR ${localStart} >= ${users.ingestionStart}::timestamp)`);
-  where.push(sql`(${users.ingestionEnd} IS NULL OR ${localStart} < (${users.ingestionEnd}::date + 1)::timestamp)`);
-  if (after) where.push(sql`(${m.startAt}, ${m.id}) > (${after.start.toISOString()}::timestamptz, ${after.id})`);
-
-  const sessions = db
-    .select()
-    .from(m)
-    .where(and(...where))
-    .orderBy(asc(m.startAt), asc(m.id))
-    .limit(TIMESERIES_PAGE_SIZE + 1)
-    .as('sessions');
-  const joined = await db
-    .select({
-      userId: users.id,
-      session: {
-        id: sessions.id,
-        providerSlug: sessions.providerSlug,
-        sourceType: sessions.sourceType,
-        startAt: sessions.startAt,
-        endAt: sessions.endAt,
-        value: sessions.value,
-        timezoneOffset: sessions.timezoneOffset,
-      },
-    })
-    .from(users)
-    .leftJoinLateral(sessions, sql`true`)
-    .where(and(eq(users.teamId, teamId), eq(users.id, userId)))
-    .orderBy(asc(sessions.startAt), asc(sessions.id));
+  const joined = await pageQuery(db, readShape(start, end, q.provider, after)).execute({
+    teamId,
+    userId,
+    provider: q.provider ?? null,
+    start: boundValue(start),
+    end: end ? boundValue(end) : null,
+    afterStart: after ? after.start.toISOString() : null,
+    afterId: after ? after.id : null,
+  });
   if (joined.length === 0) throw new NotFound('User');
   const user = { id: joined[0]!.userId };
   const rows = joined.flatMap((j) => (j.session?.id != null ? [j.session] : []));

@@ -64,8 +64,17 @@ export async function presentOrders(db: Db, rows: (OrderRow | OrderRowWithEvents
   for (const r of rows) {
     if ('events' in r) eventsByOrder.set(r.id, r.events.map((e) => ({ id: Number(e.id), created_at: iso(new Date(e.created_at)), status: e.status })));
   }
+  // Orders of a page mostly share a few lab tests, each with all its markers: present each once.
+  const labTests = new Map<string, Order['lab_test']>();
+  const labTestOf = (id: string) => {
+    let presented = labTests.get(id);
+    if (!presented) {
+      const test = testById.get(id)!;
+      labTests.set(id, (presented = presentLabTest(test, labById.get(test.labId), markerRows)));
+    }
+    return presented;
+  };
   return rows.map((r) => {
-    const test = testById.get(r.labTestId)!;
     const orderEventsList = eventsByOrder.get(r.id) ?? [];
     const physician = r.physician as { first_name?: string; last_name?: string; npi?: string } | null;
     const addr = r.patientAddress;
@@ -75,7 +84,7 @@ export async function presentOrders(db: Db, rows: (OrderRow | OrderRowWithEvents
       team_id: r.teamId,
       patient_details: r.patientDetails,
       patient_address: r.patientAddress,
-      lab_test: presentLabTest(test, labById.get(test.labId), markerRows),
+      lab_test: labTestOf(r.labTestId),
       details: {
         type: r.collectionMethod,
         data: {
