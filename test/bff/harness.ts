@@ -368,6 +368,7 @@ export async function startBff(kind: StoreKind, opts: StartBffOptions): Promise<
     const buildApp = async (overrides: Partial<BffAppOptions> = {}) => {
       const app = await buildBffApp({
         db: store.db,
+        notifications: store.notifications,
         serviceBaseUrl: opts.serviceBaseUrl,
         serviceApiKey: opts.serviceApiKey,
         sessionSecret: SESSION_SECRET,
