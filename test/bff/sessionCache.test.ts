@@ -4,11 +4,12 @@
  * change — this process, another BFF process on the store, or SQL straight into `bff.*`. Each
  * session is used first, so the next request would be answered from memory if the cache were stale.
  */
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBffApp } from '../../server/bff/app';
-import { bffSchema, type BffSchema } from '../../server/bff/db/schema';
+import { bffSchema, sessions, type BffSchema } from '../../server/bff/db/schema';
 import { openStore, type Store } from '../../server/store/db';
 import {
   bffMigrations,
@@ -83,9 +84,8 @@ describe.each(storeKinds)('sessions cached in the process (%s)', (kind) => {
     const aged = await warmSession('coordinator');
     const kept = await warmSession('coordinator');
     const hashOf = async (s: Session) => {
-      // The session signed in last of this member: its row is the newest.
-      const rows = await bff.db.execute<{ token_hash: string }>(sql`SELECT token_hash FROM bff.sessions WHERE csrf_token = ${s.csrfToken}`);
-      return rows.rows[0]!.token_hash;
+      const [row] = await bff.db.select({ tokenHash: sessions.tokenHash }).from(sessions).where(eq(sessions.csrfToken, s.csrfToken));
+      return row!.tokenHash;
     };
     await bff.db.execute(sql`DELETE FROM bff.sessions WHERE token_hash = ${await hashOf(deleted)}`);
     await bff.db.execute(sql`UPDATE bff.sessions SET last_seen_at = now() - interval '1 day' WHERE token_hash = ${await hashOf(aged)}`);
@@ -205,11 +205,17 @@ describe.runIf(postgres)('several BFF processes on one PostgreSQL database', () 
   it('while the notification channel is down every request reads the store, and once it is back the cache is correct again', async () => {
     const session = await warmOnBoth('lab_ops');
     const id = bff.staff.lab_ops.id;
-    const dropped = await bff.db.execute<{ ended: boolean }>(
-      sql`SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'labdesk_notifications'`,
-    );
-    // The fixture's store and the other process's: both channels are down.
-    expect(dropped.rows.filter((r) => r.ended)).toHaveLength(2);
+    const operator = new pg.Client({ connectionString: bff.databaseUrl });
+    await operator.connect();
+    try {
+      const dropped = await operator.query<{ ended: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'labdesk_notifications'`,
+      );
+      // The fixture's store and the other process's: both channels are down.
+      expect(dropped.rows.filter((r) => r.ended)).toHaveLength(2);
+    } finally {
+      await operator.end();
+    }
     await bff.db.execute(sql`UPDATE bff.staff SET disabled_at = now() WHERE id = ${id}`);
     expect(await status(session, other)).toBe(401);
     expect(await status(session, bff.app)).toBe(401);
