@@ -7,6 +7,7 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../store/db';
+import type { Notifications } from '../store/notify';
 import authPlugin, { permissionOf, requireMfaEnrolment, requireSession } from './auth/plugin';
 import type { Permission } from './api/roles';
 import { authRoutes } from './auth/routes';
@@ -51,6 +52,12 @@ export interface RouteAccess {
 
 export interface BffAppOptions {
   db: Database<BffSchema>;
+  /**
+   * The store's LISTEN/NOTIFY (Store.notifications): with it, live sessions are cached in the
+   * process and forgotten the moment the store announces a change (server/bff/auth/sessionCache.ts);
+   * without it, every request reads its session from the store.
+   */
+  notifications?: Notifications;
   serviceBaseUrl: string;
   serviceApiKey: string;
   sessionSecret: string;
@@ -153,7 +160,7 @@ export async function buildBffApp(opts: BffAppOptions) {
     },
     hsts: false,
   });
-  await app.register(authPlugin, { sessionSecret: opts.sessionSecret, policy });
+  await app.register(authPlugin, { sessionSecret: opts.sessionSecret, policy, notifications: opts.notifications });
 
   const client = new ServiceClient({ baseUrl: opts.serviceBaseUrl, apiKey: opts.serviceApiKey });
   app.get('/healthz', { logLevel: 'silent', schema: { hide: true } }, async () => ({ status: 'ok' }));

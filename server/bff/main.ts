@@ -26,6 +26,7 @@ async function main() {
   }
   const app = await buildBffApp({
     db: store.db,
+    notifications: store.notifications,
     serviceBaseUrl,
     serviceApiKey,
     sessionSecret: config.SESSION_SECRET ?? randomBytes(48).toString('base64url'),

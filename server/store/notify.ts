@@ -12,6 +12,14 @@ import pg from 'pg';
 export type Listener = (payload: string) => void;
 export interface Notifications {
   listen(channel: string, listener: Listener): Promise<() => void>;
+  /**
+   * Resolves once every notification committed before the call has been delivered to the
+   * listeners, with the number of the listening connection (it changes each time the connection is
+   * re-made: notifications may have been missed in between), or null when the channel is down.
+   * What a cache calls before trusting itself: a notification reaches this process a moment after
+   * the writer's commit returns, and another request may arrive in that moment.
+   */
+  catchUp(): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -51,6 +59,11 @@ export function pgliteNotifications(client: {
       if (subscribers.add(channel, listener)) await client.listen(channel, (payload) => subscribers.deliver(channel, payload));
       return () => subscribers.remove(channel, listener);
     },
+    // Listeners are called (in microtasks) while a statement's answer is read, before whoever ran
+    // it goes on; one session, never lost.
+    async catchUp() {
+      return 0;
+    },
     async close() {},
   };
 }
@@ -59,6 +72,10 @@ export function pgliteNotifications(client: {
  * A PostgreSQL server: one connection of its own per process holds the LISTENs (a pooled connection
  * would lose them when returned). When it drops it is re-made after a pause, and every listener
  * hears `''`.
+ *
+ * `catchUp` is an empty query on that connection: the server sends a listening session the
+ * notifications committed before a query ahead of the query's answer. Callers arriving while one
+ * is on its way share the next, so many requests cost one round trip.
  */
 export function postgresNotifications(connectionString: string, retryMs = 1000): Notifications {
   const subscribers = new Subscribers();
@@ -66,16 +83,20 @@ export function postgresNotifications(connectionString: string, retryMs = 1000):
   let connecting: Promise<pg.Client> | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | null = null;
+  let connectionNumber = 0;
+  let inFlight: Promise<number | null> | null = null;
+  let next: Promise<number | null> | null = null;
 
   const connect = (): Promise<pg.Client> => {
     connecting ??= (async () => {
-      const c = new pg.Client({ connectionString });
+      const c = new pg.Client({ connectionString, application_name: 'labdesk_notifications', keepAlive: true });
       c.on('notification', (n) => subscribers.deliver(n.channel, n.payload ?? ''));
       c.on('error', () => lost(c));
       c.on('end', () => lost(c));
       await c.connect();
       for (const channel of subscribers.channels()) await c.query(`LISTEN ${quoted(channel)}`);
       client = c;
+      connectionNumber++;
       return c;
     })().finally(() => {
       connecting = null;
@@ -97,7 +118,37 @@ export function postgresNotifications(connectionString: string, retryMs = 1000):
     retry = setTimeout(again, retryMs);
   };
 
+  const roundTrip = async (): Promise<number | null> => {
+    const c = client;
+    const number = connectionNumber;
+    if (!c) return null;
+    try {
+      await c.query('');
+    } catch {
+      return null;
+    }
+    return client === c && connectionNumber === number ? number : null;
+  };
+  // A round trip already on its way may have been sent before the caller's moment: the caller waits
+  // for the next one, which every caller arriving meanwhile shares.
+  const catchUp = (): Promise<number | null> => {
+    if (!inFlight) {
+      const trip = roundTrip();
+      inFlight = trip;
+      void trip.finally(() => {
+        if (inFlight === trip) inFlight = null;
+      });
+      return trip;
+    }
+    next ??= inFlight.then(() => {
+      next = null;
+      return catchUp();
+    });
+    return next;
+  };
+
   return {
+    catchUp,
     async listen(channel, listener) {
       const first = subscribers.add(channel, listener);
       const c = client ?? (await connect());

@@ -49,7 +49,7 @@ export const UNKNOWN_UUID = '0b9e3c1a-5f2d-4e8b-9a7c-6d5e4f3a2b1c';
 export async function openBffStore(
   kind: StoreKind,
   templateName: 'bff' | 'bff-staff' = 'bff',
-): Promise<{ store: Store<BffSchema>; seeded: unknown; close(): Promise<void> }> {
+): Promise<{ store: Store<BffSchema>; seeded: unknown; databaseUrl?: string; close(): Promise<void> }> {
   const template = storeTemplate(templateName, kind);
   const database = await createDatabase(kind, 'labdesk_bff', template?.postgresDatabase);
   let store: Store<BffSchema>;
@@ -62,6 +62,7 @@ export async function openBffStore(
   return {
     store,
     seeded: template?.meta,
+    databaseUrl: database.databaseUrl,
     close: async () => {
       await store.close();
       await database.drop();
@@ -320,6 +321,8 @@ export interface BffFixture {
   kind: StoreKind;
   store: Store<BffSchema>;
   db: Database<BffSchema>;
+  /** PostgreSQL: the fixture's database (another process's store opens it too); undefined on PGlite. */
+  databaseUrl?: string;
   app: FastifyInstance;
   staff: Record<StaffKey, StaffUser>;
   /** Another BFF app on the same store (a restart, or other options); closed with the fixture. */
@@ -360,7 +363,7 @@ export async function createTestStaff(db: Database<BffSchema>): Promise<Record<S
 
 export async function startBff(kind: StoreKind, opts: StartBffOptions): Promise<BffFixture> {
   // A copy of this run's `bff-staff` template (staff already there), or migrated and staffed here.
-  const { store, seeded, close: closeStore } = await openBffStore(kind, 'bff-staff');
+  const { store, seeded, databaseUrl, close: closeStore } = await openBffStore(kind, 'bff-staff');
   const apps: FastifyInstance[] = [];
   try {
     const staff = (seeded as { staff: Record<StaffKey, StaffUser> } | undefined)?.staff ?? (await createTestStaff(store.db));
@@ -368,6 +371,7 @@ export async function startBff(kind: StoreKind, opts: StartBffOptions): Promise<
     const buildApp = async (overrides: Partial<BffAppOptions> = {}) => {
       const app = await buildBffApp({
         db: store.db,
+        notifications: store.notifications,
         serviceBaseUrl: opts.serviceBaseUrl,
         serviceApiKey: opts.serviceApiKey,
         sessionSecret: SESSION_SECRET,
@@ -418,6 +422,7 @@ export async function startBff(kind: StoreKind, opts: StartBffOptions): Promise<
       kind,
       store,
       db: store.db,
+      databaseUrl,
       app,
       staff,
       buildApp,

@@ -5,7 +5,9 @@ import cookie from '@fastify/cookie';
 import { BffError, forbidden, unauthenticated } from '../errors';
 import { can, type Permission } from '../api/roles';
 import { SESSION_PROBE_HEADER } from '../api/auth';
-import { touchSession, type ActiveSession, type SessionPolicy } from './sessions';
+import type { Notifications } from '../../store/notify';
+import { LiveSessions } from './liveSessions';
+import type { ActiveSession, SessionPolicy } from './sessions';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,12 +29,21 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export interface AuthPluginOptions {
   sessionSecret: string;
   policy: SessionPolicy;
+  /** The store's LISTEN/NOTIFY: with it, sessions are cached in the process. */
+  notifications?: Notifications;
 }
 
 /** Reads the session cookie into `request.session` (null without a live session). */
 async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
   await app.register(cookie, { secret: opts.sessionSecret });
   app.decorateRequest('session', null);
+  const live = await LiveSessions.create({
+    db: app.bffDb,
+    policy: opts.policy,
+    notifications: opts.notifications,
+    onSlideError: (err) => app.log.warn(`sessions: writing idle timers failed: ${err instanceof Error ? err.message : String(err)}`),
+  });
+  app.addHook('onClose', async () => live.close());
   app.addHook('onRequest', async (req) => {
     const raw = req.cookies[cookieName(req.protocol === 'https')];
     if (!raw) return;
@@ -40,7 +51,7 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
     if (!unsigned.valid || !unsigned.value) return;
     // The dashboard's session watch asks "still signed in?" without counting as activity: an
     // unattended open tab must still reach the idle timeout.
-    req.session = await touchSession(app.bffDb, unsigned.value, opts.policy, new Date(), req.headers[SESSION_PROBE_HEADER] === undefined);
+    req.session = await live.touch(unsigned.value, new Date(), req.headers[SESSION_PROBE_HEADER] === undefined);
   });
 }
 export default fp(authPlugin, { name: 'auth', dependencies: ['bff-db'] });
