@@ -3,7 +3,7 @@
  * connections opening together): the first lookup is shared, not repeated per request. A lookup
  * begun before a revocation is not shared with requests that arrive after it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiKeyCache } from '../../server/service/domain/apiKeyCache';
 import { storeKinds, useService } from './harness';
 
@@ -63,6 +63,8 @@ describe.each(storeKinds)('API-key lookups in flight are shared (%s)', (kind) =>
     try {
       const counter = countStatements();
       const before = cache.teamIdFor(team.apiKey);
+      // Under way: its question has reached the store (or even been answered) before the change.
+      await vi.waitFor(() => expect(counter.statements).toBe(1));
       cache.clear();
       const after = cache.teamIdFor(team.apiKey);
       expect(await Promise.all([before, after])).toEqual([team.teamId, team.teamId]);

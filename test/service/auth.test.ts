@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildServiceApp } from '../../server/service/app';
 import { serviceSchema } from '../../server/service/db/schema';
@@ -138,11 +139,48 @@ describe.each(storeKinds)('API keys and the operator API (%s)', (kind) => {
         const rotated = await svc().inject({ method: 'POST', url: `/admin/v1/teams/${t.teamId}/api-keys`, headers: { 'x-admin-token': ADMIN_TOKEN } });
         expect(rotated.status).toBe(201);
         expectDetail(await svc().inject({ method: 'GET', url: '/v2/user', key: t.apiKey }), 401);
-        await expect.poll(async () => (await svc().inject({ method: 'GET', url: '/v2/user', key: t.apiKey }, otherProcess)).status, { timeout: 5000 }).toBe(401);
+        // At once, not eventually: the other process catches up with the announcement before it
+        // trusts its memory (the notification may still be on its way when the rotation answers).
+        expectDetail(await svc().inject({ method: 'GET', url: '/v2/user', key: t.apiKey }, otherProcess), 401);
         expect((await svc().inject({ method: 'GET', url: '/v2/user', key: rotated.body.api_key }, otherProcess)).status).toBe(200);
       } finally {
         await otherProcess.close();
         await second?.close();
+      }
+    });
+
+    it('trusts no cached key while its notification channel is down, and caches again once it is back (PostgreSQL)', async () => {
+      const url = svc().database?.databaseUrl;
+      // The embedded store's notifications come back on its one session: they cannot be lost.
+      if (!url) return;
+      const t = await svc().createTeam('Channel down team');
+      const second = await openStore({ part: 'service', schema: serviceSchema, migrationsFolder, databaseUrl: url });
+      const otherProcess = await buildServiceApp({ db: second.db, notifications: second.notifications });
+      const operator = new pg.Client({ connectionString: url });
+      await operator.connect();
+      const status = async (key: string) => (await svc().inject({ method: 'GET', url: '/v2/user', key }, otherProcess)).status;
+      try {
+        expect(await status(t.apiKey)).toBe(200);
+        const dropped = await operator.query<{ ended: boolean }>(
+          `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'labdesk_notifications'`,
+        );
+        expect(dropped.rows.some((r) => r.ended)).toBe(true);
+        // Rotated while the other process cannot hear it: refused there all the same.
+        const rotated = await svc().inject({ method: 'POST', url: `/admin/v1/teams/${t.teamId}/api-keys`, headers: { 'x-admin-token': ADMIN_TOKEN } });
+        expect(rotated.status).toBe(201);
+        expectDetail(await svc().inject({ method: 'GET', url: '/v2/user', key: t.apiKey }, otherProcess), 401);
+        expect(await status(rotated.body.api_key)).toBe(200);
+        // Back (re-made after a pause): the new key is remembered again and a rotation still refused at once.
+        while ((await second.notifications.catchUp()) === null) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(await status(rotated.body.api_key)).toBe(200);
+        const again = await svc().inject({ method: 'POST', url: `/admin/v1/teams/${t.teamId}/api-keys`, headers: { 'x-admin-token': ADMIN_TOKEN } });
+        expect(again.status).toBe(201);
+        expectDetail(await svc().inject({ method: 'GET', url: '/v2/user', key: rotated.body.api_key }, otherProcess), 401);
+        expect(await status(again.body.api_key)).toBe(200);
+      } finally {
+        await operator.end();
+        await otherProcess.close();
+        await second.close();
       }
     });
 

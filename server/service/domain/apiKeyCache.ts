@@ -25,8 +25,12 @@ export interface ApiKeyCacheOptions {
  * Which team an API key belongs to, remembered in the process for a short while: every request
  * would otherwise start with a query. Revocation stays instant: a rotation announces itself on
  * LISTEN/NOTIFY (`announceApiKeyChange`), and every process — this one included — forgets all its
- * keys at once; when the notification connection was lost and re-made, they forget too. Without a
- * notification channel nothing is cached. Only the SHA-256 of a key is kept, as in the store, and
+ * keys at once. A notification reaches another process a moment after the rotation's commit has
+ * returned, so each lookup first catches up with every notification committed before it
+ * (`Notifications.catchUp`: one empty query on the listening connection, shared by the requests
+ * arriving meanwhile); while that connection is down nothing is answered from memory, and when it
+ * is re-made everything is forgotten (announcements may have been missed). Without a notification
+ * channel nothing is cached. Only the SHA-256 of a key is kept, as in the store, and
  * only keys found valid: an unknown key always asks the store, so a new key works at once.
  */
 export class ApiKeyCache {
@@ -39,10 +43,12 @@ export class ApiKeyCache {
   private readonly inFlight = new Map<string, Promise<string | null>>();
   /** Stops listening for key changes (set by `create` when there is a channel). */
   private unlisten: () => void = () => {};
+  /** The listening connection the entries were kept under (null: none trusted yet). */
+  private connection: number | null = null;
 
   private constructor(
     private readonly db: Db,
-    private readonly enabled: boolean,
+    private readonly notifications: Notifications | undefined,
     opts: ApiKeyCacheOptions,
   ) {
     this.ttlMs = opts.ttlMs ?? 30_000;
@@ -51,7 +57,7 @@ export class ApiKeyCache {
   }
 
   static async create(db: Db, notifications: Notifications | undefined, opts: ApiKeyCacheOptions = {}): Promise<ApiKeyCache> {
-    const cache = new ApiKeyCache(db, notifications !== undefined, opts);
+    const cache = new ApiKeyCache(db, notifications, opts);
     if (notifications) cache.unlisten = await notifications.listen(API_KEYS_CHANNEL, () => cache.clear());
     return cache;
   }
@@ -68,6 +74,14 @@ export class ApiKeyCache {
 
   async teamIdFor(key: string): Promise<string | null> {
     const hash = hashApiKey(key);
+    if (!this.notifications) return teamIdForKeyHash(this.db, hash);
+    const connection = await this.notifications.catchUp();
+    // The channel is down: what is remembered may have been revoked meanwhile.
+    if (connection === null) return teamIdForKeyHash(this.db, hash);
+    if (connection !== this.connection) {
+      this.clear();
+      this.connection = connection;
+    }
     const hit = this.entries.get(hash);
     if (hit && hit.until > this.now()) return hit.teamId;
     // Single flight: requests that arrive together with a key not yet cached (200 connections
@@ -76,17 +90,17 @@ export class ApiKeyCache {
     const flightKey = `${this.generation}:${hash}`;
     let flight = this.inFlight.get(flightKey);
     if (!flight) {
-      flight = this.lookUp(hash).finally(() => this.inFlight.delete(flightKey));
+      flight = this.lookUp(hash, connection).finally(() => this.inFlight.delete(flightKey));
       this.inFlight.set(flightKey, flight);
     }
     return flight;
   }
 
-  private async lookUp(hash: string): Promise<string | null> {
+  private async lookUp(hash: string, connection: number): Promise<string | null> {
     // A revocation announced while the store was being asked must not be undone by this answer.
     const generation = this.generation;
     const teamId = await teamIdForKeyHash(this.db, hash);
-    if (teamId && this.enabled && generation === this.generation) {
+    if (teamId && generation === this.generation && connection === this.connection) {
       if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(hash, { teamId, until: this.now() + this.ttlMs });
     } else if (!teamId) {
