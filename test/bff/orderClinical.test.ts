@@ -21,7 +21,7 @@ beforeAll(async () => {
   bff = await startBff('pglite', { serviceBaseUrl: service.url, serviceApiKey: service.team.apiKey });
   coordinator = await bff.login('coordinator');
   labOps = await bff.login('lab_ops');
-}, 90_000);
+});
 afterAll(async () => {
   await bff?.close();
   await service?.close();

@@ -26,7 +26,7 @@ beforeAll(async () => {
   service = await startService();
   bff = await startBff('pglite', { serviceBaseUrl: service.url, serviceApiKey: service.team.apiKey });
   for (const who of Object.keys(STAFF_ROLES) as StaffKey[]) sessions[who] = await bff.login(who);
-}, 90_000);
+});
 afterAll(async () => {
   await bff?.close();
   await service?.close();

@@ -79,7 +79,7 @@ beforeAll(async () => {
     expect(u.status, JSON.stringify(u.body)).toBe(200);
     users.push(u.body.user_id as string);
   }
-}, 90_000);
+});
 
 afterAll(async () => {
   if (service && service.exitCode === null) {
@@ -114,7 +114,7 @@ describe('npm run import:timeseries', () => {
     fs.writeFileSync(jsonl, points.map((p) => JSON.stringify({ ...p, provider: 'whoop' })).join('\n'));
     expect(runCli(jsonl).out).toMatch(/imported 3 of 3 rows/);
     expect(await countPoints(users[0]!)).toBe(3006);
-  }, 60_000);
+  });
 
   it('names the line of a bad row and imports nothing of the file', async () => {
     const file = path.join(dir, 'bad.csv');
@@ -137,5 +137,5 @@ describe('npm run import:timeseries', () => {
     expect(stranger.out).toMatch(/line 3: the service answered 404/);
     expect(runCli(path.join(dir, 'missing.csv')).code).toBe(2);
     expect(runCli(file, { SERVICE_API_KEY: '', DATA_DIR: dir }).out).toMatch(/SERVICE_API_KEY/);
-  }, 60_000);
+  });
 });

@@ -302,7 +302,7 @@ describe.each(storeKinds)('lab-report parsing jobs (%s)', (kind) => {
     expect(job.body).toMatchObject({ status: 'failed', stage: 'failed', data: null });
     expect(job.body.failure_reason).toMatch(/\w+/);
     expect((await events(r.body.id)).at(-1)?.event_type).toBe('lab_report.parsing_job.updated');
-  }, 60_000);
+  });
 
   it('ends an encrypted PDF as a failed job that says so', async () => {
     const r = await upload(svc(), { user_id: userId }, [{ bytes: encryptedPdf(seededRandom(5)), filename: 'locked.pdf' }]);
@@ -313,7 +313,7 @@ describe.each(storeKinds)('lab-report parsing jobs (%s)', (kind) => {
     const job = await getJob(r.body.id);
     expect(job.body).toMatchObject({ status: 'failed', stage: 'failed' });
     expect(job.body.failure_reason).toMatch(/encrypt|password/i);
-  }, 60_000);
+  });
 
   it('finishes a parse interrupted by a restart: the lease runs out and a new worker parses it with the real parser', async () => {
     const job = await uploadPdf();

@@ -33,7 +33,7 @@ beforeAll(async () => {
   });
   const accounts = (await service.call<{ data: LabAccount[] }>(service.team, 'GET', '/v3/lab_test/lab_account')).body.data;
   quest = accounts.find((a) => a.lab === 'quest')!;
-}, 90_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

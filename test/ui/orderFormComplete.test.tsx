@@ -19,7 +19,7 @@ let userId: string;
 beforeAll(async () => {
   stack = await startRealStack();
   [userId] = (await stack.service.addUsers(stack.service.team, [{ clientUserId: 'pt-5c1e0a77' }])) as [string];
-}, 90_000);
+});
 afterAll(async () => {
   await stack?.close();
 });
@@ -34,7 +34,7 @@ async function choose(user: User, label: RegExp, option: string | RegExp) {
   await waitFor(() => expect(screen.queryByRole('listbox')).not.toBeInTheDocument());
 }
 
-describe('the complete order form', { timeout: 90_000 }, () => {
+describe('the complete order form', () => {
   it('asks what the lab and the payer need, checks it as it is entered, and shows it on the order', async () => {
     await stack.signInAs('coordinator');
     const { user } = renderOnStack(stack, '/orders/create');

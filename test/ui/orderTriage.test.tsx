@@ -27,7 +27,7 @@ beforeAll(async () => {
   await service.driveOrder(service.team, o.grace.id, 'collecting_sample.testkit.problem_in_transit_lab');
   await service.driveOrder(service.team, o.alan.id, 'failed.testkit.lost');
   await service.db.update(orders).set({ shipment: { id: 'shp-1', outbound_tracking_number: USPS, outbound_courier: 'usps' } }).where(eq(orders.id, o.alan.id));
-}, 90_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

@@ -64,7 +64,7 @@ beforeAll(async () => {
   const [otherUser] = await service.addUsers(service.otherTeam, [{ clientUserId: 'pt-other-1' }]);
   const done = await service.placeOrder(service.otherTeam, otherUser!, { patient_details: patient('Mary', 'Jackson') });
   await service.driveOrder(service.otherTeam, done.id, 'completed.walk_in_test.completed');
-}, 90_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

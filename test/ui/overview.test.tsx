@@ -30,7 +30,7 @@ beforeAll(async () => {
   const home = await placeHomeOrderAt(service, team, userId, ['Rosalind', 'Franklin'], CHICAGO);
   await requestThroughService(service, team, home.id, CHICAGO, 'provider_1');
   await readReport(service, team, userId);
-}, 90_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

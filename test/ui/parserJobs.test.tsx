@@ -62,7 +62,7 @@ beforeAll(async () => {
   await readReport(service, listTeam.team, owner, { name: 'newest-waiting.pdf', bytes: TINY_PDF });
   await setJobStage(service, await uploadReport(service, listTeam.team, owner, { name: 'unknown-stage.png' }), 'ocr_second_pass');
   await readReport(service, listTeam.team, owner, { name: 'done.png' }, clean());
-}, 90_000);
+});
 afterAll(async () => {
   setPollScale();
   await stack?.close();

@@ -35,7 +35,7 @@ beforeAll(async () => {
   stack = await startRealStack();
   team = await parserTeam(stack, 'Review team');
   JOB = await readReport(stack.service, team.team, team.patients[0]!);
-}, 90_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

@@ -43,7 +43,7 @@ beforeAll(async () => {
   await setCreatedAt(service, othersOrder.id, '2026-05-02T09:00:00.000Z');
   await uploadReport(service, service.team, patientId, { name: 'hopper-lipids.png' });
   await uploadReport(service, service.team, otherId, { name: 'turing-panel.png' });
-}, 90_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

@@ -53,7 +53,7 @@ beforeAll(async () => {
     ];
   }
   await readReport(service, team, userId, {}, report);
-}, 90_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

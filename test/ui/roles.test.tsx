@@ -8,7 +8,7 @@ let stack: RealStack;
 beforeAll(async () => {
   stack = await startRealStack();
   await stack.service.addUsers(stack.service.team, [{ clientUserId: 'pt-7f3a2c91', sources: ['oura'] }]);
-}, 60_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

@@ -20,7 +20,7 @@ const MEMBER_PASSWORD = 'violet kettle marching upstream';
 beforeAll(async () => {
   stack = await startRealStack();
   await stack.service.addUsers(stack.service.team, [{ clientUserId: 'pt-7f3a2c91' }]);
-}, 60_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

@@ -14,7 +14,7 @@ let stack: RealStack;
 beforeAll(async () => {
   stack = await startRealStack();
   await stack.service.addUsers(stack.service.team, [{ clientUserId: 'pt-7f3a2c91' }]);
-}, 90_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

@@ -40,7 +40,7 @@ beforeAll(async () => {
     { provider: 'oura', start: `${today}T12:00:00Z`, minutes: 20, offset: 0 },
     { provider: 'fitbit', start: `${today}T12:30:00Z`, minutes: 12, offset: 0 },
   ]);
-}, 90_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

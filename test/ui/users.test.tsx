@@ -16,7 +16,7 @@ beforeAll(async () => {
     { clientUserId: 'pt-99b01d44', createdOn: new Date('2026-05-04T15:45:00Z') },
     { clientUserId: 'pt-c4e2a7f3', createdOn: new Date('2026-05-06T07:10:00Z'), sources: ['withings'] },
   ]);
-}, 60_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

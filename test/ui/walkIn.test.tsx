@@ -15,7 +15,7 @@ let patientId: string;
 beforeAll(async () => {
   stack = await startRealStack();
   [patientId] = (await stack.service.addUsers(stack.service.team, [{ clientUserId: 'pt-walkin-ui' }])) as [string];
-}, 90_000);
+});
 afterAll(async () => {
   await stack?.close();
 });

@@ -56,7 +56,7 @@ beforeAll(async () => {
   });
   // The log, oldest event first: 30 older deliveries, then DELIVERED, then FAILED (the newest).
   await seedDeliveries(service, service.team, ENDPOINT.id, [...OLDER, DELIVERED, FAILED]);
-}, 90_000);
+});
 afterAll(async () => {
   await stack?.close();
 });
