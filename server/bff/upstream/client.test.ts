@@ -84,4 +84,27 @@ describe('the service client', () => {
     expect(err.status).toBe(504);
     expect(toBffError(err).statusCode).toBe(504);
   });
+
+  it('sends a read once more when the service closed its kept-alive connection as it was reused, but never a write', async () => {
+    // The race a busy machine makes: the server ends an idle connection just as the client sends
+    // on it. Here the server cuts the connection the next request arrives on.
+    let cutNext = true;
+    handler = (req, res) => {
+      if (cutNext) {
+        cutNext = false;
+        req.socket.destroy();
+        return;
+      }
+      json(200, { orders: [], total: 0, page: 1, size: 10 })(req, res);
+    };
+    await client.listOrders({ page: 1, size: 10 });
+    expect(seen).toEqual(['GET /v3/orders?page=1&size=10', 'GET /v3/orders?page=1&size=10']);
+
+    seen.length = 0;
+    cutNext = true;
+    const err = await failure(client.cancelOrder('0b9e3c1a-5f2d-4e8b-9a7c-6d5e4f3a2b1c'));
+    expect(err.status).toBe(0);
+    expect(toBffError(err).statusCode).toBe(502);
+    expect(seen).toHaveLength(1);
+  });
 });

@@ -144,6 +144,8 @@ export function path(strings: TemplateStringsArray, ...values: string[]): string
 
 /** How long a capability probe's answer is trusted: a redeployed service may gain an extension. */
 const CAPABILITY_TTL_MS = 10 * 60_000;
+/** How undici reports a kept-alive connection the other side closed (not a refused or unknown host). */
+const CLOSED_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const appointmentPath = (orderId: string) => path`/v3/order/${orderId}/phlebotomy/appointment`;
 
 /** One call to the service. */
@@ -540,8 +542,24 @@ export class ServiceClient {
     return this.opts.slowTimeoutMs ?? Math.max(45_000, this.opts.timeoutMs ?? 0);
   }
 
-  /** Sends one call and answers the raw response; no answer at all (or none in time) is an UpstreamError. */
+  /**
+   * Sends one call and answers the raw response; no answer at all (or none in time) is an UpstreamError.
+   * A read whose kept-alive connection the service closed just as it was reused is sent once more,
+   * on a new connection, as browsers do: the request never reached the service's handler, and
+   * reading twice changes nothing. A write is never sent twice.
+   */
   private async send(call: Omit<Call<z.ZodType>, 'response'>, accept: string): Promise<Response> {
+    const deadline = AbortSignal.timeout(call.timeoutMs ?? this.opts.timeoutMs ?? 15_000);
+    const idempotent = !call.raw && (call.method ?? 'GET') === 'GET';
+    try {
+      return await this.sendOnce(call, accept, deadline);
+    } catch (err) {
+      if (!idempotent || !(err instanceof UpstreamError) || err.status !== 0 || !CLOSED_CONNECTION.has(err.reason ?? '')) throw err;
+      return this.sendOnce(call, accept, deadline);
+    }
+  }
+
+  private async sendOnce(call: Omit<Call<z.ZodType>, 'response'>, accept: string, deadline: AbortSignal): Promise<Response> {
     const { raw, json } = call;
     try {
       return await fetch(this.baseUrl + call.path + queryString(call.query), {
@@ -555,7 +573,7 @@ export class ServiceClient {
         body: raw ? (raw.body as unknown as BodyInit) : json !== undefined ? JSON.stringify(json) : undefined,
         // A streamed request body (undici): sent while the answer may already be arriving.
         ...(raw && { duplex: 'half' }),
-        signal: AbortSignal.timeout(call.timeoutMs ?? this.opts.timeoutMs ?? 15_000),
+        signal: deadline,
       } as RequestInit);
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
