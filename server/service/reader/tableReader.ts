@@ -139,7 +139,10 @@ export function readTables(pages: Row[][]): TableRead {
     const valueRoles = (['result', 'inRange', 'outRange'] as const).filter((r) => text(cols[r]));
     const hasOther = !!(text(cols.units) || text(cols.range) || text(cols.rangeLow) || text(cols.rangeHigh) || text(cols.flag));
 
-    if (name && valueRoles.length === 0 && !hasOther) {
+    // A panel's band may carry its specimen at the other end ("URINALYSIS ...   Specimen: Urine"):
+    // a labelled note beside the heading, no cell of a result.
+    const labelledNoteBeside = hasOther && valueRoles.length === 0 && otherCellsAreLabels(cols);
+    if (name && valueRoles.length === 0 && (!hasOther || labelledNoteBeside)) {
       if (last && isContinuation(row, last.row, last.result.testName, name)) {
         last.result.testName = `${last.result.testName} ${name}`;
         last.row = row;
@@ -181,6 +184,11 @@ export function readTables(pages: Row[][]): TableRead {
       // Words reaching into the value column ("H/L = outside range", "Reviewed by: ____") are a
       // legend or a form line; anything else there may be a result whose name was lost.
       if (mayBeResult(row, cols, name)) out.unreadRows++;
+      out.otherRows.push(row);
+      continue;
+    }
+    if (!knownName && isGuidanceRow(name, result)) {
+      // An interpretation table under a result ("Pre-diabetic (at risk)   5.7 - 6.4"): categories, not tests.
       out.otherRows.push(row);
       continue;
     }
@@ -598,8 +606,33 @@ function isContinuation(row: Row, prev: Row, previousName: string, tail: string)
   return /^[a-z(,/&-]/.test(tail);
 }
 
+/** Words that name a category of a result, not a test: "Pre-diabetic", "Desirable", "Therapeutic goal". */
+const JUDGEMENT_WORDS = /\b(?:(?:pre-?|non-?)?diabet\w*|desirable|optimal|borderline|risk|goal|target|deficien\w*|insufficien\w*|sufficien\w*|toxic\w*|therapeutic|acceptable|normal|high|low)\b/i;
+
+/**
+ * A row of an interpretation table: no unit, no range, and as its value a span ("5.7 - 6.4") or,
+ * beside a category's words, a bound ("< 5.7"). Only for names that are no test's.
+ */
+function isGuidanceRow(name: string, result: RawResult): boolean {
+  // A comment's categories read as a row ("Desirable <200 mg/dL; borderline high 200-239 mg/dL; high"):
+  // a name holding bounds and a category's words is no test's name.
+  if (/[<>≤≥]\s*\d|\d\s*[-–]\s*\d/.test(name) && JUDGEMENT_WORDS.test(name)) return true;
+  if (result.units || result.rangeText) return false;
+  const v = result.value.value.trim();
+  if (/^\d+(?:[.,]\d+)?\s*[-–]\s*\d+(?:[.,]\d+)?$/.test(v)) return true;
+  return /^(?:[<>≤≥]=?)\s*\d/.test(v) && JUDGEMENT_WORDS.test(name);
+}
+
+/** Every cell of the row outside the name column is a labelled line ("Specimen: Serum"). */
+function otherCellsAreLabels(cols: Assigned): boolean {
+  const others = (Object.keys(cols) as (keyof Assigned)[]).filter((r) => r !== 'name').map((r) => text(cols[r])).filter(Boolean);
+  return others.length > 0 && others.every((t) => /^[\p{L} .#/-]{2,30}:\s*\S/u.test(t));
+}
+
 function isPanelHeader(name: string, rows: Row[], i: number, layout: Column[]): boolean {
   if (isLabel(name) || name.split(' ').length > 8 || /[.;]$/.test(name)) return false;
+  // "(CHOD-POD)", "(Calculated)" under a test: its method, not a heading.
+  if (/^\(.*\)$/.test(name.trim())) return false;
   if (PANEL_WORDS.test(name) || FOREIGN_PANEL_WORDS.test(name)) return true;
   // Otherwise: a short title followed by a result row, perhaps after a labelled line under the
   // heading ("Muestra: Suero", "Specimen: Serum").

@@ -187,7 +187,8 @@ function candidates(rows: Row[]): Candidate[] {
   return out;
 }
 
-const tidy = (address: string) => address.replace(/\s*[•·|]\s*/g, ', ').replace(/\s+/g, ' ').replace(/\s+,/g, ',').replace(/,,+/g, ',').trim();
+/** A phone or fax after the address is no part of it, whatever OCR made of the dot before it ("… Emirates - Tel +971 …"). */
+const tidy = (address: string) => address.replace(/\s+[-–·•|,]?\s*\b(?:Tel|Tél|Phone|Fax)\b.*$/i, '').replace(/\s*[•·|]\s*/g, ', ').replace(/\s+/g, ' ').replace(/\s+,/g, ',').replace(/,,+/g, ',').trim();
 
 function overlaps(a: Cell, b: Cell): boolean {
   return Math.min(a.x2, b.x2) - Math.max(a.x, b.x) > 0;

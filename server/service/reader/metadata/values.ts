@@ -53,7 +53,10 @@ const UNLABELLED_GENDER = [
   /(?:^|[\s(|])([FM])\s*\/\s*\d{1,3}(?:\s*(?:y|yrs?|years))?(?=$|[\s),|])/,
   /(?:^|[\s(|])\d{1,3}\s*(?:y|yrs?)?\s*\/\s*([FM])(?=$|[\s),|])/,
   // The patient's identity line of a portal export: "Born Jul 19, 1970 · Female · Patient ID …".
-  /\b(?:born|dob|d\.o\.b\.?|date of birth)\b[^·|;]{0,40}[·|;,]\s*(female|male)\b/i,
+  // OCR may read the middle dot as a dash: "Born Jul 23, 1944 - Female - Patient ID …".
+  /\b(?:born|dob|d\.o\.b\.?|date of birth)\b[^·|;]{0,40}(?:[·|;,]|\s[-–•]\s)\s*(female|male)\b/i,
+  // "Sex M" with the space lost to OCR: "SexM", "GenderFemale".
+  /\b(?:Sex|SEX|Gender|GENDER)(F|M|Female|Male|FEMALE|MALE)\b/,
 ];
 
 export function unlabelledGender(text: string): '' | 'female' | 'male' | 'other' {
