@@ -101,7 +101,8 @@ export function consistencyReasons(results: ForConsistency[]): ReviewReason<Resu
     const unit = normalizeUnit(raw.units);
     const factor = conventionalFactor(analyte.code, unit);
     if (factor === undefined) return;
-    const cellsPerUl = ['cells/ul', '/ul'].includes(unit);
+    // Cells per microlitre in any of its spellings ("/uL", "/cumm", "cells/mm3"): the unit's canonical name says.
+    const cellsPerUl = loinc.unitSpec.units[0] === 'cells/uL';
     terms.set(analyte.code, { value: value * factor, slack: 0.5 * 10 ** -decimalsOf(raw.value.value) * factor, index, cellsPerUl });
   });
 

@@ -42,7 +42,7 @@ export function rangeWordRepaired(raw: RawResult, loinc: LoincResult): void {
     }
   }
   if (readings.size !== 1) return;
-  const [range] = [...readings];
+  const range = [...readings][0]!;
   raw.rangeText = range;
   raw.problems = [
     ...raw.problems,
