@@ -17,6 +17,8 @@ const FLAG_WORDS: Record<string, FlagKind> = {
   ll: 'LL', 'l*': 'LL', 'critical low': 'LL', 'crit low': 'LL', 'low critical': 'LL',
   c: 'C', crit: 'C', critical: 'C', alert: 'C', 'c!': 'C', '!': 'C', panic: 'C',
   n: 'N', normal: 'N',
+  // A status column's words ("Above range", "In range").
+  'above range': 'H', 'below range': 'L', 'out of range': 'A', 'outside range': 'A', 'in range': 'N', 'within range': 'N',
   // A value printed in bold among regular ones (tableReader.ts: markBoldAbnormal); never printed as such.
   'printed in bold': 'A',
   // A star alone marks a result abnormal without saying which way ("Positive *").

@@ -166,7 +166,7 @@ export function providerValue(text: string, personOnly = false): string {
   return v;
 }
 
-export const LAB_WORDS = /laborator(?:y|ies|io)|\blabs?\b|labcorp|diagnostic|pathology|clinical|reference lab|medical center|biochemistry|hospital|\blabor(?:zentrum|praxis|gemeinschaft)?\b/i;
+export const LAB_WORDS = /laborator(?:y|ies|io)|\blabs?\b|pathlabs?\b|labcorp|diagnostic|pathology|clinical|reference lab|medical center|biochemistry|hospital|\blabor(?:zentrum|praxis|gemeinschaft)?\b/i;
 
 /** A report title, not a lab ("Laboratory Report", "Clinical Lab Results", "Cumulative Summary"). */
 const TITLE = /^(?:(?:final|preliminary|corrected|amended|cumulative|clinical|patient|your)\s+)*(?:lab(?:oratory)?\s+)?(?:test\s+)?(?:report|results?|summary|requisition|values?)\b|^(?:labor|end|teil|vor)?befund\b/i;
@@ -174,10 +174,14 @@ const TITLE = /^(?:(?:final|preliminary|corrected|amended|cumulative|clinical|pa
 /** A laboratory's name: cut before its address, CLIA number or phone; refused when it is a title. */
 export function labValue(text: string, needLabWord = false): string {
   let v = text.replace(LEAD, '').replace(/\s+/g, ' ').trim();
+  // "Tested by Northstar Diagnostic Laboratory, …" in a footer: the lab is what follows.
+  v = v.replace(/^(?:(?:testing|tests?)\s+(?:was\s+|were\s+)?performed|tested|processed|analy[sz]ed)\s+(?:by|at)\s+/i, '');
   v = v.replace(/\s*(?:,|\s-|[|•·])\s*\d.*$/, '').replace(/\s+\d{1,6}\s+\p{L}.*$/u, '');
   v = v.replace(/\s*[,|(-]?\s*\b(?:CLIA|Phone|Tel|Fax|Lab Director|Director)\b.*$/i, '');
   v = v.replace(/[,;:.\s-]+$/, '').trim();
   if (!v || !/\p{L}{3}/u.test(v) || v.split(' ').length > 10 || TITLE.test(v) || /:/.test(v)) return '';
+  // "Lab No.", "Lab ID": a label of the specimen's number, not a lab.
+  if (/^lab(?:oratory)?\s*(?:no|nr|number|#|id|ref)\.?$/i.test(v)) return '';
   if (needLabWord && !LAB_WORDS.test(v)) return '';
   return v;
 }
