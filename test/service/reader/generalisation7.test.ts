@@ -2,6 +2,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { parseLabReport } from '../../../server/service/reader';
 import { matchLoinc } from '../../../server/service/reader/loinc';
+import { consistencyReasons } from '../../../server/service/reader/consistency';
 import { extractMetadata } from '../../../server/service/reader/metadata';
 import { readNarrative } from '../../../server/service/reader/narrative';
 import { rangeWordRepaired } from '../../../server/service/reader/ocrRangeWord';
@@ -172,5 +173,117 @@ describe('metadata as OCR reads it', () => {
       [60, [[36, 'Patient Name : AHMED ONEILL'], [320, 'DOB : 13/09/1973']]],
     ]));
     expect(metadata.lab_address).toBe('Corniche Road West, P.O. Box 7392, Abu Dhabi, United Arab Emirates');
+  });
+});
+
+describe("a consumer kit's results page", () => {
+  it('reads value and unit from one cell, the status words as the flag and the range printed under the row', async () => {
+    const bytes = await reportPdf([
+      [40, 40, 'Kestrel Home Health Testing'],
+      [40, 70, 'We tested your sample for 3 biomarkers. 1 of them is outside the healthy'],
+      [382, 64, 'Name'],
+      [382, 76, 'Jane Roe'],
+      [382, 92, 'Date of birth'],
+      [40, 96, 'range; see the details below.'],
+      [382, 104, '01/02/1980'],
+      [382, 120, 'Received at lab'],
+      [382, 132, 'Mar 6, 2024 9:15 AM'],
+      [382, 148, 'Results released'],
+      [382, 160, 'Mar 8, 2024'],
+      [48, 200, 'TEST'],
+      [212, 200, 'YOUR RESULT'],
+      [306, 200, 'STATUS'],
+      [396, 200, 'WHERE YOU FALL'],
+      [48, 216, 'Total Cholesterol'],
+      [212, 216, '175 mg/dL'],
+      [306, 216, 'In range'],
+      [48, 227, 'Healthy range: <200 mg/dL', 7],
+      [48, 243, 'HDL Cholesterol'],
+      [212, 243, '38 mg/dL'],
+      [306, 243, 'Below range'],
+      [48, 254, 'Healthy range: >40 mg/dL', 7],
+      [48, 270, 'Hemoglobin A1c'],
+      [212, 270, '5.9 %'],
+      [306, 270, 'Above range'],
+      [48, 281, 'Healthy range: 4.0-5.6 %', 7],
+      [40, 320, 'Tested by Northbrook Clinical Laboratory, 1130 Discovery Drive, Madison, WI 53719'],
+    ]);
+    const out = await parseLabReport(bytes);
+    if (!out.ok) throw new Error(out.failureReason);
+    expect(out.data.results.map((r) => [r.test_name, r.value, r.units, r.min_reference_range, r.max_reference_range, r.interpretation])).toEqual([
+      ['Total Cholesterol', '175', 'mg/dL', undefined, 200, 'normal'],
+      ['HDL Cholesterol', '38', 'mg/dL', 40, undefined, 'abnormal'],
+      ['Hemoglobin A1c', '5.9', '%', 4, 5.6, 'abnormal'],
+    ]);
+    expect(out.reviewReasons.results).toEqual([[], [], []]);
+    expect(out.data.metadata).toMatchObject({
+      dob: '01/02/1980',
+      date_received: 'Mar 6, 2024 9:15 AM',
+      date_reported: 'Mar 8, 2024',
+      lab_name: 'Northbrook Clinical Laboratory',
+    });
+  });
+});
+
+describe('rows that are not results', () => {
+  it("a histogram's captions under a blood count are passed over, not a result to review", async () => {
+    const bytes = await reportPdf([
+      [12, 30, 'PATIENT NAME: JANE ROE'],
+      [12, 42, 'DOB: 01/02/1980'],
+      [12, 70, 'TEST'],
+      [82, 70, 'RESULT'],
+      [118, 70, 'UNITS'],
+      [168, 70, 'RANGE'],
+      [12, 82, 'WBC'],
+      [82, 82, '10.9'],
+      [118, 82, 'K/uL'],
+      [168, 82, '4.5-11.0'],
+      [12, 94, 'RBC'],
+      [82, 94, '4.50'],
+      [118, 94, 'M/uL'],
+      [168, 94, '4.20-5.40'],
+      [34, 140, 'WBC'],
+      [106, 140, 'RBC'],
+      [178, 140, 'PLT'],
+    ]);
+    const out = await parseLabReport(bytes);
+    if (!out.ok) throw new Error(out.failureReason);
+    expect(out.data.results.map((r) => [r.test_name, r.value])).toEqual([
+      ['WBC', '10.9'],
+      ['RBC', '4.50'],
+    ]);
+    expect(out.reviewReasons.report).toEqual([]);
+  });
+});
+
+describe('metadata of an Indian report', () => {
+  it('reads "Age / Gender", an address starting at its floor, and takes no "Lab No." for the lab', () => {
+    const { metadata } = extractMetadata(page([
+      [34, [[36, 'Lotus Pathlabs']]],
+      [60, [[36, '2nd Floor, Anand Towers, 45 MG Road, Bengaluru, Karnataka 560001'], [330, 'Ph: +91 80 5550 1870']]],
+      [85, [[42, 'Patient Name'], [108, ': Ms. FATIMA KIM'], [330, 'Lab No.'], [388, ': 2432764706']]],
+      [97, [[42, 'Age / Gender'], [108, ': 72 Y / Female'], [330, 'Reported'], [388, ': 26/11/2024 11:41 AM']]],
+      [108, [[42, 'Date of Birth'], [108, ': 12/01/1952']]],
+    ]));
+    expect(metadata).toMatchObject({
+      lab_name: 'Lotus Pathlabs',
+      lab_address: '2nd Floor, Anand Towers, 45 MG Road, Bengaluru, Karnataka 560001',
+      gender: 'female',
+      specimen_number: '2432764706',
+    });
+  });
+});
+
+describe("the differential's cross-check", () => {
+  const row = (testName: string, value: string, units: string) => {
+    const raw: RawResult = { testName, value: parseValueCell(value), units, page: 1, column: 'result', problems: [], source: 'text' };
+    return { raw, loinc: matchLoinc(testName, { units }) };
+  };
+  it('takes absolute counts per microlitre in any spelling, rounded to whole hundreds, and still catches one that does not add up', () => {
+    const wbc = row('Total Leucocyte Count (TLC)', '6.90', 'thou/mm3');
+    const ok = consistencyReasons([wbc, row('Monocytes', '8', '%'), row('Absolute Monocyte Count', '600', '/cumm')]);
+    expect(ok).toEqual([[], [], []]);
+    const off = consistencyReasons([wbc, row('Monocytes', '8', '%'), row('Absolute Monocyte Count', '6000', '/cumm')]);
+    expect(off[2]!.map((r) => r.code)).toEqual(['inconsistent_results']);
   });
 });

@@ -180,8 +180,8 @@ export function labValue(text: string, needLabWord = false): string {
   v = v.replace(/\s*[,|(-]?\s*\b(?:CLIA|Phone|Tel|Fax|Lab Director|Director)\b.*$/i, '');
   v = v.replace(/[,;:.\s-]+$/, '').trim();
   if (!v || !/\p{L}{3}/u.test(v) || v.split(' ').length > 10 || TITLE.test(v) || /:/.test(v)) return '';
-  // "Lab No.", "Lab ID": a label of the specimen's number, not a lab.
-  if (/^lab(?:oratory)?\s*(?:no|nr|number|#|id|ref)\.?$/i.test(v)) return '';
+  // "Lab No.", "Lab ID": a label of the specimen's number; "Received at lab": a date's label. Not a lab.
+  if (/^lab(?:oratory)?\s*(?:no|nr|number|#|id|ref)\.?$/i.test(v) || /^\p{L}+ed\s+(?:at|in|by|to)\s+(?:the\s+)?lab(?:oratory)?$/iu.test(v)) return '';
   if (needLabWord && !LAB_WORDS.test(v)) return '';
   return v;
 }
