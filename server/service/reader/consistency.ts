@@ -84,6 +84,15 @@ function conventionalFactor(code: string, unit: string): number | undefined {
   return 1;
 }
 
+/**
+ * A count per microlitre printed in whole hundreds ("600", "100" on an Indian report's absolute
+ * counts) is rounded to them: its slack is that rounding's, not a unit's.
+ */
+function roundedTo(printed: string): number {
+  const zeros = /^\d*[1-9](0{2,})$/.exec(printed)?.[1]?.length ?? 0;
+  return 10 ** zeros;
+}
+
 export interface ForConsistency {
   raw: RawResult;
   loinc: LoincResult;
@@ -101,8 +110,9 @@ export function consistencyReasons(results: ForConsistency[]): ReviewReason<Resu
     const unit = normalizeUnit(raw.units);
     const factor = conventionalFactor(analyte.code, unit);
     if (factor === undefined) return;
-    const cellsPerUl = ['cells/ul', '/ul'].includes(unit);
-    terms.set(analyte.code, { value: value * factor, slack: 0.5 * 10 ** -decimalsOf(raw.value.value) * factor, index, cellsPerUl });
+    // Cells per microlitre in any of its spellings ("/uL", "/cumm", "cells/mm3"): the unit's canonical name says.
+    const cellsPerUl = loinc.unitSpec.units[0] === 'cells/uL';
+    terms.set(analyte.code, { value: value * factor, slack: 0.5 * 10 ** -decimalsOf(raw.value.value) * factor * roundedTo(raw.value.value), index, cellsPerUl });
   });
 
   for (const rel of RELATIONS) {

@@ -6,6 +6,7 @@ import { OcrBudget } from './limits';
 import { analyteOfCode, matchLoinc, PRINTED_ONLY_CODES } from './loinc';
 import { extractMetadata } from './metadata';
 import { readNarrative } from './narrative';
+import { rangeWordRepaired } from './ocrRangeWord';
 import { closeOcr, recognizePage } from './ocr';
 import { openPdf, pageText } from './pdfText';
 import { renderPage } from './pdfRender';
@@ -124,6 +125,7 @@ async function run(bytes: Uint8Array, progress: Progress, signal: AbortSignal | 
     // The lab's own code, printed beside the name, says which LOINC term the result is.
     if (raw.printedLoinc) takePrintedCode(loinc, raw);
     colonAsPoint(raw, loinc);
+    rangeWordRepaired(raw, loinc);
     const interpreted = interpret(raw, metadata.gender);
     if (loinc.unitCorrected) {
       // An OCR misreading of one of the analyte's own units: report the unit, not the misreading.

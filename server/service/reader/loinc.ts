@@ -66,7 +66,7 @@ export function normalizeName(name: string): string {
 }
 
 /** Words that qualify a name without changing the analyte ("Glucose, Serum" is Glucose). */
-const FILLERS = new Set(['serum', 'plasma', 's', 'level', 'quant', 'quantitative', 'result', 'test', 'w', 'with', 'rfl', 'rfx', 'wrfx', 'reflex', 'refl']);
+const FILLERS = new Set(['serum', 'plasma', 's', 'level', 'quant', 'quantitative', 'result', 'test', 'w', 'with', 'rfl', 'rfx', 'wrfx', 'reflex', 'refl', 'calculated', 'calc']);
 const withoutFillers = (norm: string) => norm.split(' ').filter((w) => !FILLERS.has(w)).join(' ');
 
 /** Lower case, no spaces, µ as u: "x10E3/µL" = "x10e3/ul". */
@@ -259,6 +259,8 @@ export function matchLoinc(testName: string, ctx: MatchContext = {}): LoincResul
     const hit = exactIndex.get(form) ?? looseIndex.get(withoutFillers(form));
     if (hit) return decide([...hit], ctx, 'exact', 0.99);
   }
+  const byParts = partsAgree(testName);
+  if (byParts) return decide(byParts, ctx, 'exact', 0.95);
   // OCR takes a 1 for an l and a 0 for an o ("HbAlc", "CO2" as "C02" the other way): a name that
   // is an analyte's own with one such letter read back is that analyte, as surely as a fuzzy match.
   if (ctx.ocr) {
@@ -268,6 +270,30 @@ export function matchLoinc(testName: string, ctx: MatchContext = {}): LoincResul
     }
   }
   return fuzzy(norm, ctx);
+}
+
+/**
+ * A name printed as two names of one test: "Sodium (Na+)", "Blood Urea Nitrogen (BUN)", "PCV /
+ * Haematocrit", "LDL Cholesterol, Calculated". Each part (outside and inside the parentheses, either
+ * side of a spaced slash or a comma) must be a known name or a qualifier word, and the known names
+ * must share an analyte: "Bilirubin (Direct)" is not total bilirubin, "C-Reactive Protein
+ * (hs-CRP)" names two tests and stays a fuzzy match (sent to review).
+ */
+/** Words a part of such a name may hold besides the fillers: how the test is done, not what it measures. */
+const PART_QUALIFIERS = new Set(['4th', 'fourth', 'gen', 'generation', 'automated', 'auto']);
+function partsAgree(testName: string): Analyte[] | undefined {
+  const parts = testName.replace(/\(([^()]*)\)/g, ' / $1 / ').split(/\s+\/\s+|\s*,\s*/).map(normalizeName).filter(Boolean);
+  if (parts.length < 2) return undefined;
+  let shared: Set<Analyte> | undefined;
+  for (const part of parts) {
+    const hit = exactIndex.get(part) ?? looseIndex.get(withoutFillers(part));
+    if (!hit) {
+      if (part.split(' ').every((w) => FILLERS.has(w) || PART_QUALIFIERS.has(w))) continue;
+      return undefined;
+    }
+    shared = shared ? new Set([...shared].filter((a) => hit.has(a))) : new Set(hit);
+  }
+  return shared?.size ? [...shared] : undefined;
 }
 
 /** The name with one l/i read as 1, or one o as 0, or the other way round: one change at a time. */

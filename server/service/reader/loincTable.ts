@@ -48,10 +48,14 @@ export interface Analyte {
 }
 
 // Unit spellings shared by many analytes.
-const K_UL = ['x10E3/uL', '/nl', 'miles/uL', 'miles/mm3', 'Thousand/uL', 'K/uL', '10^3/uL', '10*3/uL', 'x10^3/uL', 'x10(3)/uL', '10E3/uL', 'x10E9/L', '10^9/L', '10*9/L', 'x10^9/L', 'x10*9/L', 'x10(9)/L', '×10^9/L', '×10⁹/L', 'x 10^9/L', 'G/L'];
-const M_UL = ['x10E6/uL', '/pl', 'millones/uL', 'millones/mm3', 'Million/uL', 'M/uL', '10^6/uL', '10*6/uL', 'x10^6/uL', 'x10(6)/uL', '10E6/uL', 'x10E12/L', '10^12/L', 'x10^12/L', 'x10*12/L', 'x10(12)/L', '×10^12/L', '×10¹²/L', 'x 10^12/L', 'T/L'];
+const K_UL = ['x10E3/uL', '/nl', 'miles/uL', 'miles/mm3', 'Thousand/uL', 'K/uL', '10^3/uL', '10*3/uL', 'x10^3/uL', 'x10(3)/uL', '10E3/uL', 'x10E9/L', '10^9/L', '10*9/L', 'x10^9/L', 'x10*9/L', 'x10(9)/L', '×10^9/L', '×10⁹/L', 'x 10^9/L', 'G/L', 'thou/mm3', 'thou/uL', 'thou/cumm'];
+const M_UL = ['x10E6/uL', '/pl', 'millones/uL', 'millones/mm3', 'Million/uL', 'M/uL', '10^6/uL', '10*6/uL', 'x10^6/uL', 'x10(6)/uL', '10E6/uL', 'x10E12/L', '10^12/L', 'x10^12/L', 'x10*12/L', 'x10(12)/L', '×10^12/L', '×10¹²/L', 'x 10^12/L', 'T/L', 'mill/mm3', 'mill/uL', 'mill/cumm'];
 const U_L = ['IU/L', 'U/L'];
 const MMOL = ['mmol/L', 'mEq/L'];
+/** Cells per microlitre, as labs spell it: a cubic millimetre is a microlitre ("/cumm" on Indian reports). */
+const PER_UL = ['cells/uL', '/uL', '/cumm', 'cells/cumm', '/mm3', 'cells/mm3'];
+/** Platelets in lakhs (100,000) per microlitre, as Indian labs print them: 2.45 lakhs/cumm is 245 x10E3/uL. */
+const LAKH_UL = ['lakhs/cumm', 'lakh/cumm', 'lakhs/uL', 'lakhs/mm3'];
 const UG_DL = ['ug/dL', 'mcg/dL'];
 const RATIO = ['', 'ratio', '(calc)'];
 const HPF = ['/hpf', '/HPF', 'cells/hpf', '#/hpf'];
@@ -107,26 +111,26 @@ const chemistry = group('blood', [
 ]);
 
 const cbc = group('blood', [
-  ['6690-2', 'Leukocytes [#/volume] in Blood by Automated count', 'WBC', ['White Blood Cell Count', 'White Blood Cells', 'WBC Count', 'Leukocytes', 'White Blood Count', 'White Cell Count', 'WCC'], [u(K_UL, [0.1, 500], 1)]],
+  ['6690-2', 'Leukocytes [#/volume] in Blood by Automated count', 'WBC', ['White Blood Cell Count', 'White Blood Cells', 'WBC Count', 'Leukocytes', 'White Blood Count', 'White Cell Count', 'WCC', 'Total Leucocyte Count', 'Total Leukocyte Count', 'TLC', 'Leucocytes', 'Leucocyte Count', 'Leukocyte Count'], [u(K_UL, [0.1, 500], 1)]],
   ['789-8', 'Erythrocytes [#/volume] in Blood by Automated count', 'RBC', ['Red Blood Cell Count', 'Red Blood Cells', 'RBC Count', 'Erythrocytes', 'Red Cell Count', 'RCC'], [u(M_UL, [0.5, 10], 2)]],
   ['718-7', 'Hemoglobin [Mass/volume] in Blood', 'Hemoglobin', ['Hgb', 'HGB', 'Hb', 'Haemoglobin'], [u(['g/dL'], [2, 25], 1), u(['g/L'], [20, 250], 0)]],
-  ['4544-3', 'Hematocrit [Volume Fraction] of Blood by Automated count', 'Hematocrit', ['Hct', 'HCT', 'Haematocrit'], [u(['%'], [8, 75], 1), u(['L/L'], [0.08, 0.75], 2)]],
+  ['4544-3', 'Hematocrit [Volume Fraction] of Blood by Automated count', 'Hematocrit', ['Hct', 'HCT', 'Haematocrit', 'PCV', 'Packed Cell Volume'], [u(['%'], [8, 75], 1), u(['L/L'], [0.08, 0.75], 2)]],
   ['787-2', 'Erythrocyte mean corpuscular volume [Entitic volume] by Automated count', 'MCV', ['Mean Corpuscular Volume', 'Mean Cell Volume'], [u(['fL'], [40, 150])]],
   ['785-6', 'Erythrocyte mean corpuscular hemoglobin [Entitic mass] by Automated count', 'MCH', ['Mean Corpuscular Hemoglobin', 'Mean Cell Haemoglobin', 'Mean Corpuscular Haemoglobin'], [u(['pg'], [10, 50], 1)]],
   ['786-4', 'Erythrocyte mean corpuscular hemoglobin concentration [Mass/volume] by Automated count', 'MCHC', ['Mean Corpuscular Hemoglobin Concentration', 'Mean Corpuscular Haemoglobin Concentration', 'Mean Cell Haemoglobin Concentration'], [u(['g/dL'], [20, 45], 1), u(['g/L'], [200, 450], 0)]],
   ['788-0', 'Erythrocyte distribution width [Ratio] by Automated count', 'RDW', ['RDW-CV', 'Red Cell Distribution Width', 'RDW CV'], [u(['%'], [8, 40], 1)]],
-  ['777-3', 'Platelets [#/volume] in Blood by Automated count', 'Platelets', ['Platelet Count', 'PLT'], [u(K_UL, [1, 3000], 0)]],
+  ['777-3', 'Platelets [#/volume] in Blood by Automated count', 'Platelets', ['Platelet Count', 'PLT'], [u(K_UL, [1, 3000], 0), u(LAKH_UL, [0.01, 30], 2)]],
   ['32623-1', 'Platelet mean volume [Entitic volume] in Blood by Automated count', 'MPV', ['Mean Platelet Volume'], [u(['fL'], [4, 20], 1)]],
   ['770-8', 'Neutrophils/100 leukocytes in Blood by Automated count', 'Neutrophils', ['Neut %', 'NEU%', 'Neutrophils %', 'Neutrophil %', 'Neuts', 'Neutrophils, Percent', 'Percent Neutrophils', 'Neutrophils (%)', 'Segmented Neutrophils'], [u(['%'], [0, 100])]],
   ['736-9', 'Lymphocytes/100 leukocytes in Blood by Automated count', 'Lymphs', ['Lymph %', 'LYM%', 'Lymphocytes', 'Lymphocytes %', 'Lymphocyte %', 'Lymphocytes, Percent', 'Percent Lymphocytes', 'Lymphocytes (%)'], [u(['%'], [0, 100])]],
   ['5905-5', 'Monocytes/100 leukocytes in Blood by Automated count', 'Monocytes', ['Mono %', 'MON%', 'Monos', 'Monocytes %', 'Monocyte %', 'Monocytes, Percent', 'Percent Monocytes', 'Monocytes (%)'], [u(['%'], [0, 100])]],
   ['713-8', 'Eosinophils/100 leukocytes in Blood by Automated count', 'Eos', ['Eos %', 'EOS%', 'Eosinophils', 'Eosinophils %', 'Eosinophil %', 'Eosinophils, Percent', 'Percent Eosinophils', 'Eosinophils (%)'], [u(['%'], [0, 100])]],
   ['706-2', 'Basophils/100 leukocytes in Blood by Automated count', 'Basos', ['Baso %', 'BAS%', 'Basophils', 'Basophils %', 'Basophil %', 'Basophils, Percent', 'Percent Basophils', 'Basophils (%)'], [u(['%'], [0, 100])]],
-  ['751-8', 'Neutrophils [#/volume] in Blood by Automated count', 'Neutrophils (Absolute)', ['Neut #', 'NEU#', 'Absolute Neutrophils', 'Neutrophils, Absolute', 'Neutrophils Absolute', 'Absolute Neutrophil Count', 'ANC', 'Neutrophils #', 'Neuts (Absolute)', 'Neutrophils', 'Neutrophil Count'], [u(K_UL, [0, 100], 1), u(['cells/uL', '/uL'], [0, 100000], 0)]],
-  ['731-0', 'Lymphocytes [#/volume] in Blood by Automated count', 'Lymphs (Absolute)', ['Lymph #', 'LYM#', 'Absolute Lymphocytes', 'Lymphocytes, Absolute', 'Lymphocytes Absolute', 'Absolute Lymphocyte Count', 'Lymphocytes #', 'Lymphocytes (Absolute)', 'Lymphocytes', 'Lymphs', 'Lymphocyte Count'], [u(K_UL, [0, 400], 1), u(['cells/uL', '/uL'], [0, 400000], 0)]],
-  ['742-7', 'Monocytes [#/volume] in Blood by Automated count', 'Monocytes(Absolute)', ['Mono #', 'MON#', 'Absolute Monocytes', 'Monocytes, Absolute', 'Monocytes Absolute', 'Monocytes (Absolute)', 'Monocytes #', 'Monocytes', 'Monocyte Count'], [u(K_UL, [0, 50], 1), u(['cells/uL', '/uL'], [0, 50000], 0)]],
-  ['711-2', 'Eosinophils [#/volume] in Blood by Automated count', 'Eos (Absolute)', ['Eos #', 'EOS#', 'Absolute Eosinophils', 'Eosinophils, Absolute', 'Eosinophils Absolute', 'Eosinophils (Absolute)', 'Eosinophils #', 'Eosinophils', 'Eosinophil Count'], [u(K_UL, [0, 50], 1), u(['cells/uL', '/uL'], [0, 50000], 0)]],
-  ['704-7', 'Basophils [#/volume] in Blood by Automated count', 'Baso (Absolute)', ['Baso #', 'BAS#', 'Absolute Basophils', 'Basophils, Absolute', 'Basophils Absolute', 'Basophils (Absolute)', 'Basophils #', 'Basos (Absolute)', 'Basophils', 'Basophil Count'], [u(K_UL, [0, 20], 1), u(['cells/uL', '/uL'], [0, 20000], 0)]],
+  ['751-8', 'Neutrophils [#/volume] in Blood by Automated count', 'Neutrophils (Absolute)', ['Neut #', 'NEU#', 'Absolute Neutrophils', 'Neutrophils, Absolute', 'Neutrophils Absolute', 'Absolute Neutrophil Count', 'ANC', 'Neutrophils #', 'Neuts (Absolute)', 'Neutrophils', 'Neutrophil Count'], [u(K_UL, [0, 100], 1), u(PER_UL, [0, 100000], 0)]],
+  ['731-0', 'Lymphocytes [#/volume] in Blood by Automated count', 'Lymphs (Absolute)', ['Lymph #', 'LYM#', 'Absolute Lymphocytes', 'Lymphocytes, Absolute', 'Lymphocytes Absolute', 'Absolute Lymphocyte Count', 'Lymphocytes #', 'Lymphocytes (Absolute)', 'Lymphocytes', 'Lymphs', 'Lymphocyte Count'], [u(K_UL, [0, 400], 1), u(PER_UL, [0, 400000], 0)]],
+  ['742-7', 'Monocytes [#/volume] in Blood by Automated count', 'Monocytes(Absolute)', ['Mono #', 'MON#', 'Absolute Monocytes', 'Monocytes, Absolute', 'Monocytes Absolute', 'Monocytes (Absolute)', 'Monocytes #', 'Monocytes', 'Monocyte Count', 'Absolute Monocyte Count'], [u(K_UL, [0, 50], 1), u(PER_UL, [0, 50000], 0)]],
+  ['711-2', 'Eosinophils [#/volume] in Blood by Automated count', 'Eos (Absolute)', ['Eos #', 'EOS#', 'Absolute Eosinophils', 'Eosinophils, Absolute', 'Eosinophils Absolute', 'Eosinophils (Absolute)', 'Eosinophils #', 'Eosinophils', 'Eosinophil Count', 'Absolute Eosinophil Count'], [u(K_UL, [0, 50], 1), u(PER_UL, [0, 50000], 0)]],
+  ['704-7', 'Basophils [#/volume] in Blood by Automated count', 'Baso (Absolute)', ['Baso #', 'BAS#', 'Absolute Basophils', 'Basophils, Absolute', 'Basophils Absolute', 'Basophils (Absolute)', 'Basophils #', 'Basos (Absolute)', 'Basophils', 'Basophil Count', 'Absolute Basophil Count'], [u(K_UL, [0, 20], 1), u(PER_UL, [0, 20000], 0)]],
 ]);
 
 const lipids = group('blood', [
@@ -169,19 +173,19 @@ const endocrine = group('blood', [
 
 const nutrition = group('blood', [
   ['2498-4', 'Iron [Mass/volume] in Serum or Plasma', 'Iron', ['Iron, Total', 'Serum Iron', 'Iron, Serum', 'Fe'], [u(UG_DL, [5, 1000], 0), u(['umol/L'], [1, 180], 1, ['14798-3', 'Iron [Moles/volume] in Serum or Plasma'])]],
-  ['2500-7', 'Iron binding capacity [Mass/volume] in Serum or Plasma', 'TIBC', ['Iron Binding Capacity', 'Total Iron Binding Capacity', 'Iron Bind.Cap.(TIBC)', 'Iron Binding Capacity (TIBC)'], [u(UG_DL, [50, 1200], 0), u(['umol/L'], [9, 215], 1, ['14800-7', 'Iron binding capacity [Moles/volume] in Serum or Plasma'])]],
+  ['2500-7', 'Iron binding capacity [Mass/volume] in Serum or Plasma', 'TIBC', ['Iron Binding Capacity', 'Total Iron Binding Capacity', 'Iron Bind.Cap.(TIBC)', 'Iron Binding Capacity (TIBC)'], [u(UG_DL, [50, 1200], 0), u(['umol/L'], [9, 215], undefined, ['14800-7', 'Iron binding capacity [Moles/volume] in Serum or Plasma'])]],
   ['2501-5', 'Iron binding capacity.unsaturated [Mass/volume] in Serum or Plasma', 'UIBC', ['Unsaturated Iron Binding Capacity', 'Unsaturated Iron-Binding Capacity'], [u(UG_DL, [5, 1000], 0)]],
   ['2502-3', 'Iron saturation [Mass Fraction] in Serum or Plasma', 'Iron Saturation', ['Iron Sat', '% Saturation', 'Transferrin Saturation', 'Iron Saturation (%)', 'Iron Saturation %', 'Percent Saturation'], [u(['%'], [1, 100], 0)]],
   ['2276-4', 'Ferritin [Mass/volume] in Serum or Plasma', 'Ferritin', ['Ferritin, Serum'], [u(['ng/mL', 'ug/L', 'mcg/L'], [1, 100000], 0)]],
   ['3034-6', 'Transferrin [Mass/volume] in Serum or Plasma', 'Transferrin', [], [u(['mg/dL'], [50, 800], 0)]],
-  ['62292-8', '25-Hydroxyvitamin D2+25-Hydroxyvitamin D3 [Mass/volume] in Serum or Plasma', 'Vitamin D, 25-Hydroxy', ['25-OH Vitamin D', 'Vitamin D 25-OH', 'Vitamin D, 25-OH, Total', '25-Hydroxyvitamin D', 'Vitamin D, 25-Hydroxy, Total', 'Vitamin D, 25-OH', '25-OH Vit D', 'Vitamin D'], [u(['ng/mL'], [2, 250], 1), u(['nmol/L'], [5, 600], 0)]],
+  ['62292-8', '25-Hydroxyvitamin D2+25-Hydroxyvitamin D3 [Mass/volume] in Serum or Plasma', 'Vitamin D, 25-Hydroxy', ['25-OH Vitamin D', 'Vitamin D 25-OH', 'Vitamin D, 25-OH, Total', '25-Hydroxyvitamin D', 'Vitamin D, 25-Hydroxy, Total', 'Vitamin D, 25-OH', '25-OH Vit D', 'Vitamin D'], [u(['ng/mL'], [2, 250]), u(['nmol/L'], [5, 600], 0)]],
   ['2132-9', 'Cobalamin (Vitamin B12) [Mass/volume] in Serum or Plasma', 'Vitamin B12', ['B12', 'Cobalamin', 'Vitamin B-12', 'Vitamin B12, Serum'], [u(['pg/mL'], [30, 10000], 0), u(['pmol/L'], [20, 7500], 0, ['14685-2', 'Cobalamin (Vitamin B12) [Moles/volume] in Serum or Plasma'])]],
   ['2284-8', 'Folate [Mass/volume] in Serum or Plasma', 'Folate', ['Folate (Folic Acid), Serum', 'Folic Acid', 'Folate, Serum'], [u(['ng/mL'], [0.3, 60], 1), u(['nmol/L'], [0.7, 140], 1, ['14732-2', 'Folate [Moles/volume] in Serum or Plasma'])]],
 ]);
 
 const other = group('blood', [
   ['1988-5', 'C reactive protein [Mass/volume] in Serum or Plasma', 'C-Reactive Protein', ['CRP', 'C-Reactive Protein, Quant', 'C Reactive Protein'], [u(['mg/L'], [0.1, 600], 1), u(['mg/dL'], [0.01, 60], 2)]],
-  ['30522-7', 'C reactive protein [Mass/volume] in Serum or Plasma by High sensitivity method', 'hs-CRP', ['HS CRP', 'C-Reactive Protein, Cardiac', 'High Sensitivity CRP', 'CRP, High Sensitivity', 'hsCRP', 'C-Reactive Protein, High Sensitivity'], [u(['mg/L'], [0.05, 300], 1)]],
+  ['30522-7', 'C reactive protein [Mass/volume] in Serum or Plasma by High sensitivity method', 'hs-CRP', ['HS CRP', 'C-Reactive Protein, Cardiac', 'High Sensitivity CRP', 'CRP, High Sensitivity', 'hsCRP', 'C-Reactive Protein, High Sensitivity'], [u(['mg/L'], [0, 300], 1)]],
   ['30341-2', 'Erythrocyte sedimentation rate', 'Sed Rate', ['ESR', 'Sedimentation Rate', 'Sed Rate by Modified Westergren', 'Erythrocyte Sedimentation Rate', 'Sed Rate (ESR)'], [u(['mm/h', 'mm/hr'], [0, 160], 0)]],
   ['13965-9', 'Homocysteine [Moles/volume] in Serum or Plasma', 'Homocysteine', ['Homocyst(e)ine', 'Homocysteine, Plasma'], [u(['umol/L'], [1, 300], 1)]],
   ['5902-2', 'Prothrombin time (PT)', 'Prothrombin Time', ['PT', 'Protime', 'Prothrombin Time (PT)'], [u(['s', 'sec', 'seconds'], [5, 150], 1)]],

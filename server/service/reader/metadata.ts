@@ -415,8 +415,19 @@ function readLetterDates(rows: Row[], store: Store): void {
  */
 function valueBelow(rows: Row[], i: number, label: Cell, right?: number): string | undefined {
   const row = rows[i]!;
-  const next = rows[i + 1];
-  if (!next || next.page !== row.page || next.y - row.y > 2.5 * row.height) return undefined;
+  // The next line under the label: lines of another column beside the box (a paragraph whose
+  // lines fall between the box's) are passed over.
+  const under = (r: Row) => r.cells.some((c) => Math.min(c.x2, label.x2) - Math.max(c.x, label.x) > 0 || Math.abs(c.x - label.x) <= 1.5 * row.height);
+  let next: Row | undefined;
+  for (let k = i + 1; k < rows.length; k++) {
+    const r = rows[k]!;
+    if (r.page !== row.page || r.y - row.y > 2.5 * row.height) break;
+    if (k === i + 1 || under(r)) {
+      next = r;
+      if (under(r)) break;
+    }
+  }
+  if (!next) return undefined;
   const isLabel = (text: string) => !!wholeLabel(text) || findLabels(withLabelSnapped(text)).some((m) => m.separated);
   if (right !== undefined) {
     const em = row.height;

@@ -81,7 +81,10 @@ const DOSING_AFTER = /^(?:po|iv|ivpb|im|sc|subq|sq|pr|sl|ng|bid|tid|qid|qd|qhs|q
  * 6.4% suggests prediabetes") and in a note's short words ("5.7-6.4 % increased risk").
  */
 const GUIDANCE_AFTER =
-  /^\W*(?:(?:to|-|–|—)\s*\d+(?:\.\d+)?\s*%?\s*)?(?:\([^)]*\)\s*)?(?:or (?:more|higher|above|less|lower|below)|and (?:above|below|over|under)|indicat|suggest|is consistent|consistent with|is diagnostic|diagnostic|defines?|is defined|means|is recommended|recommended|or greater|or less|(?:an )?(?:increased|elevated|higher) risk|goal\b|target\b|pre-?diabet|diabet(?:es|ic))/i;
+  /^\W*(?:(?:to|-|–|—)\s*\d+(?:\.\d+)?\s*%?\s*)?(?:\([^)]*\)\s*)?(?:or (?:more|higher|above|less|lower|below)|or\s*[<>≤≥]|and (?:above|below|over|under)|indicat|suggest|is consistent|consistent with|is diagnostic|diagnostic|defines?|is defined|means|is recommended|recommended|or greater|or less|(?:an )?(?:increased|elevated|higher) risk|goal\b|target\b|pre-?diabet|diabet(?:es|ic))/i;
+
+/** The analyte named as a condition of something else ("… when TSH is", "if the potassium is"). */
+const CONDITION_BEFORE = /\b(?:when|whenever|if|unless)\s+(?:the\s+|a\s+|an\s+)?$/i;
 
 const RANGE_KEY = String.raw`reference\s+(?:range|interval|values?)|normal\s+(?:range|values?|limits?)|ref(?:erence)?\s+range|ref(?:erence)?\.?|standard\s+range|expected\s+(?:range|values?|result)|expected|normal|target(?:\s+range)?|healthy\s+range|desirable(?:\s+range)?|optimal(?:\s+range)?|goal|range`;
 const RANGE_LINK = String.raw`(?:\s*(?::|=|\bis\b|\bare\b|\bof\b|\bwould be\b|\bshould be\b|\bfor (?:this test|adults) is\b))*\s*`;
@@ -197,11 +200,15 @@ function blocks(rows: Row[]): Block[] {
     }
     let rowStart = true;
     const items = withoutLeaderNoise(cells.flatMap((c) => c.items));
+    // Marks set one by one ("Rate . . 52 *": a short spaced leader a text layer gives as single
+    // dots) are a leader, not two sentence ends.
+    const dot = (it: TextItem | undefined) => !!it && /^[.·…_]+$/.test(it.text);
+    const spacedMarks = new Set(items.filter((it, i) => dot(it) && (dot(items[i - 1]) || dot(items[i + 1]))));
     {
       for (const item of items) {
         // OCR's words are split at spaces, so a word of leader marks is all leader; a text PDF's item
         // may hold the name before its leader ("Sodium ______"), which LEADER replaces in place.
-        const text = item.source === 'ocr' && (isLeader(item.text) || OCR_LEADERS.has(item)) ? ':' : caseRestored(item).replace(/\s+/g, ' ').replace(LEADER, ' : ').trim();
+        const text = spacedMarks.has(item) || (item.source === 'ocr' && (isLeader(item.text) || OCR_LEADERS.has(item))) ? ':' : caseRestored(item).replace(/\s+/g, ' ').replace(LEADER, ' : ').trim();
         if (!text || text === ':') {
           // A leader on its own links what is on either side of it.
           if (text && current!.text) current!.text += ' :';
@@ -397,6 +404,8 @@ function isTitle(sentence: string): boolean {
 function readMention(sentence: string, m: Mention, clauseEnd: number, block: Block, offset: number, panel: string | undefined): RawResult | undefined {
   const problems: ReviewReason<ResultReviewCode>[] = [];
   const problem = (code: ResultReviewCode, message: string) => problems.push({ code, message });
+  // A condition, not a result: "Reflex free T4 performed when TSH is <0.40 or >4.50 uIU/mL".
+  if (CONDITION_BEFORE.test(sentence.slice(0, m.start))) return undefined;
   let pos = m.end;
   const link = LINK.exec(sentence.slice(pos, clauseEnd))![0];
   pos += link.length;

@@ -139,7 +139,20 @@ export function readTables(pages: Row[][]): TableRead {
     const valueRoles = (['result', 'inRange', 'outRange'] as const).filter((r) => text(cols[r]));
     const hasOther = !!(text(cols.units) || text(cols.range) || text(cols.rangeLow) || text(cols.rangeHigh) || text(cols.flag));
 
-    if (name && valueRoles.length === 0 && !hasOther) {
+    // A panel's band may carry its specimen at the other end ("URINALYSIS ...   Specimen: Urine"):
+    // a labelled note beside the heading, no cell of a result.
+    const labelledNoteBeside = hasOther && valueRoles.length === 0 && otherCellsAreLabels(cols);
+    const rangeLine = name && valueRoles.length === 0 && !hasOther && last && !last.result.rangeText ? RANGE_LINE.exec(name) : null;
+    if (rangeLine && last) {
+      // "Healthy range: <200 mg/dL" under the result: its reference range (and unit, if the row had none).
+      const range = parseRange(rangeLine[1]!);
+      last.result.rangeText = range.units ? rangeLine[1]!.slice(0, rangeLine[1]!.lastIndexOf(range.units)).trim() : rangeLine[1]!.trim();
+      if (!last.result.units && range.units) last.result.units = range.units;
+      last.row = row;
+      out.otherRows.push(row);
+      continue;
+    }
+    if (name && valueRoles.length === 0 && (!hasOther || labelledNoteBeside)) {
       if (last && isContinuation(row, last.row, last.result.testName, name)) {
         last.result.testName = `${last.result.testName} ${name}`;
         last.row = row;
@@ -181,6 +194,16 @@ export function readTables(pages: Row[][]): TableRead {
       // Words reaching into the value column ("H/L = outside range", "Reviewed by: ____") are a
       // legend or a form line; anything else there may be a result whose name was lost.
       if (mayBeResult(row, cols, name)) out.unreadRows++;
+      out.otherRows.push(row);
+      continue;
+    }
+    if (result.value.kind === 'unparseable' && matchLoinc(result.value.value).method === 'exact') {
+      // "WBC   RBC   PLT" under a blood count: the captions of its histograms, names and no values.
+      out.otherRows.push(row);
+      continue;
+    }
+    if (!knownName && isGuidanceRow(name, result)) {
+      // An interpretation table under a result ("Pre-diabetic (at risk)   5.7 - 6.4"): categories, not tests.
       out.otherRows.push(row);
       continue;
     }
@@ -361,7 +384,10 @@ export function headerColumns(row: Row, allowRepeats = false): Column[] | undefi
   const roles = new Set(columns.map((c) => c.role));
   const hasValue = roles.has('result') || roles.has('inRange');
   if (unknown && columns.length < 4) return undefined;
-  if (!roles.has('name') || !hasValue || !(roles.has('units') || roles.has('range') || roles.has('rangeLow') || roles.has('rangeHigh'))) return undefined;
+  // Units or a range in their own column; or, where the result cell holds its unit and the range
+  // is printed under the row ("Healthy range: <200 mg/dL"), a flag or status column beside it.
+  const judged = roles.has('flag') || roles.has('status');
+  if (!roles.has('name') || !hasValue || !(roles.has('units') || roles.has('range') || roles.has('rangeLow') || roles.has('rangeHigh') || judged)) return undefined;
   // The name column starts at the page margin whatever the header's own indentation.
   columns.sort((a, b) => a.x - b.x);
   if (columns[0]!.role !== 'name') return undefined;
@@ -434,6 +460,12 @@ const text = (items: TextItem[] | undefined) => (items ?? []).map((i) => i.text)
 // Result rows
 // ---------------------------------------------------------------------------------------------
 
+/** A labelled range on its own line under a result: "Healthy range: <200 mg/dL", "Reference range: 3.5-5.1". */
+const RANGE_LINE = /^(?:healthy|normal|reference|ref\.?|standard|expected|target)\s+(?:range|interval|values?)\s*:\s*(\S.*)$/i;
+
+/** A status said against the range ("Above range", "In range"): the lab's flag in words. */
+const RANGE_STATUS = /^(?:above|below|out of|outside|in|within)(?: the)? (?:normal |healthy |reference )?range$/i;
+
 function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRange' | 'outRange')[], name: string, panel: string | undefined, signFlags = false): RawResult {
   const problems: ReviewReason<ResultReviewCode>[] = [];
   const problem = (code: ResultReviewCode, message: string) => problems.push({ code, message });
@@ -450,7 +482,7 @@ function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRang
   // A status column holds the lab's H/L where there is no flag column; "Final", "Corrected" (C) or
   // "Amended" (A) is no flag.
   const status = text(cols.status);
-  const statusFlag = /^(?:HH|LL|H|L)$/i.test(status) ? status : '';
+  const statusFlag = /^(?:HH|LL|H|L)$/i.test(status) || RANGE_STATUS.test(status) ? status : '';
   // A dash alone in a flag column is the placeholder of "no flag", except in a German table.
   const printedFlag = text(cols.flag) || statusFlag;
   const flagColumn = SIGN_FLAG.test(printedFlag) && !signFlags ? '' : printedFlag.replace(/^[–—]$/, '');
@@ -598,8 +630,33 @@ function isContinuation(row: Row, prev: Row, previousName: string, tail: string)
   return /^[a-z(,/&-]/.test(tail);
 }
 
+/** Words that name a category of a result, not a test: "Pre-diabetic", "Desirable", "Therapeutic goal". */
+const JUDGEMENT_WORDS = /\b(?:(?:pre-?|non-?)?diabet\w*|desirable|optimal|borderline|risk|goal|target|deficien\w*|insufficien\w*|sufficien\w*|toxic\w*|therapeutic|acceptable|normal|high|low)\b/i;
+
+/**
+ * A row of an interpretation table: no unit, no range, and as its value a span ("5.7 - 6.4") or,
+ * beside a category's words, a bound ("< 5.7"). Only for names that are no test's.
+ */
+function isGuidanceRow(name: string, result: RawResult): boolean {
+  // A comment's categories read as a row ("Desirable <200 mg/dL; borderline high 200-239 mg/dL; high"):
+  // a name holding bounds and a category's words is no test's name.
+  if (/[<>≤≥]\s*\d|\d\s*[-–]\s*\d/.test(name) && JUDGEMENT_WORDS.test(name)) return true;
+  if (result.units || result.rangeText) return false;
+  const v = result.value.value.trim();
+  if (/^\d+(?:[.,]\d+)?\s*[-–]\s*\d+(?:[.,]\d+)?$/.test(v)) return true;
+  return /^(?:[<>≤≥]=?)\s*\d/.test(v) && JUDGEMENT_WORDS.test(name);
+}
+
+/** Every cell of the row outside the name column is a labelled line ("Specimen: Serum"). */
+function otherCellsAreLabels(cols: Assigned): boolean {
+  const others = (Object.keys(cols) as (keyof Assigned)[]).filter((r) => r !== 'name').map((r) => text(cols[r])).filter(Boolean);
+  return others.length > 0 && others.every((t) => /^[\p{L} .#/-]{2,30}:\s*\S/u.test(t));
+}
+
 function isPanelHeader(name: string, rows: Row[], i: number, layout: Column[]): boolean {
   if (isLabel(name) || name.split(' ').length > 8 || /[.;]$/.test(name)) return false;
+  // "(CHOD-POD)", "(Calculated)" under a test: its method, not a heading.
+  if (/^\(.*\)$/.test(name.trim())) return false;
   if (PANEL_WORDS.test(name) || FOREIGN_PANEL_WORDS.test(name)) return true;
   // Otherwise: a short title followed by a result row, perhaps after a labelled line under the
   // heading ("Muestra: Suero", "Specimen: Serum").

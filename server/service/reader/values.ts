@@ -17,6 +17,8 @@ const FLAG_WORDS: Record<string, FlagKind> = {
   ll: 'LL', 'l*': 'LL', 'critical low': 'LL', 'crit low': 'LL', 'low critical': 'LL',
   c: 'C', crit: 'C', critical: 'C', alert: 'C', 'c!': 'C', '!': 'C', panic: 'C',
   n: 'N', normal: 'N',
+  // A status column's words ("Above range", "In range").
+  'above range': 'H', 'below range': 'L', 'out of range': 'A', 'outside range': 'A', 'in range': 'N', 'within range': 'N',
   // A value printed in bold among regular ones (tableReader.ts: markBoldAbnormal); never printed as such.
   'printed in bold': 'A',
   // A star alone marks a result abnormal without saying which way ("Positive *").
@@ -101,6 +103,7 @@ export function normalizeComparators(text: string): string {
 
 const NUMBER = String.raw`-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|-?\.\d+`;
 const NUMERIC_VALUE = new RegExp(String.raw`^(?:<=|>=|<|>)?(?:${NUMBER})$`);
+const UNIT_GLUED = new RegExp(String.raw`^((?:<=|>=|<|>)?(?:${NUMBER}))([A-Za-zµμ%][A-Za-zµμ%/0-9.^*]*)$`);
 const GLUED_FLAG = new RegExp(String.raw`^((?:<=|>=|<|>)?(?:${NUMBER})|[1-4]\+)(HH|LL|H|L|A|\((?:HH|LL|H|L|A)\))$`);
 /** A flag printed before the value, glued to it ("H5.73"; "L 5.8" is the same with a space). */
 const FLAG_GLUED_BEFORE = new RegExp(String.raw`^(HH|LL|H|L)((?:<=|>=|<|>)?(?:${NUMBER}))$`);
@@ -160,7 +163,10 @@ export function parseValueCell(raw: string): ValueCell {
   const tokens: string[] = [];
   for (const t of text.split(' ')) {
     const glued = GLUED_FLAG.exec(t) ?? FLAG_GLUED_BEFORE.exec(t);
+    // A unit run into its value ("0.41L/L", "5.1mmol/L": OCR lost the space between them).
+    const unitGlued = glued ? null : UNIT_GLUED.exec(t);
     if (glued) tokens.push(glued[1]!, glued[2]!);
+    else if (unitGlued && looksLikeUnit(unitGlued[2]!)) tokens.push(unitGlued[1]!, unitGlued[2]!);
     else tokens.push(t);
   }
 

@@ -50,7 +50,7 @@ export const LABELS: Label[] = [
     'geb\\.?-?datum', 'geburtsdatum', 'geb\\. am', 'geboren am', 'born', 'date born'], true),
   ...label(['dob', 'gender'], 0, ['dob\\/sex', 'dob\\/gender', 'dob \\/ sex', 'birth ?date\\/sex', 'birth ?date\\/gender', 'date of birth ?\\/ ?(?:sex|gender)'], true),
   ...label('dob', 0, ['age\\/dob', 'age \\/ dob', 'age\\/date of birth'], true),
-  ...label('gender', 0, ['sex', 'gender', 'age\\/sex', 'sex\\/age', 'age\\/gender', 'gender\\/age', 'age \\/ sex', 'legal sex', 'sex at birth', 'birth sex', 'sex assigned at birth', 'biological sex', 'administrative sex',
+  ...label('gender', 0, ['sex', 'gender', 'age\\/sex', 'sex\\/age', 'age\\/gender', 'gender\\/age', 'age \\/ sex', 'age \\/ gender', 'gender \\/ age', 'sex \\/ age', 'legal sex', 'sex at birth', 'birth sex', 'sex assigned at birth', 'biological sex', 'administrative sex',
     'sexo', 'género', 'genero', 'geschlecht', 'm\\/f', 'sexe'], true),
   ...label('collected', 0, [
     'date\\/time collected', 'collection date\\/time', 'collection date and time', 'date collected', 'collection date', 'date of collection',
@@ -64,14 +64,14 @@ export const LABELS: Label[] = [
   ...label('collected', 1, ['date of service', 'service date', 'dos'], true),
   ...label('received', 0, [
     `date\\/time ${RECEIVED}`, `${RECEIVED} date\\/time`, `date ${RECEIVED}`, `${RECEIVED} date`, `specimen ${RECEIVED}`, `${RECEIVED} on`, RECEIVED, 'recibido', 'fecha de recepci[oó]n',
-    `${RECEIVED} in lab`, 'date accessioned', 'accessioned', 'arrived', 'date arrived', 'lab receipt',
+    `${RECEIVED} in lab`, `${RECEIVED} at (?:the )?lab(?:oratory)?`, 'date accessioned', 'accessioned', 'arrived', 'date arrived', 'lab receipt',
     // Not "Registered" or "Arrival": those are the patient's visit, not the specimen's receipt.
     'logged in', 'log-?in date', 'date logged',
     'eingang', 'eingangsdatum', 'probeneingang', 'laboreingang',
   ], true),
   ...label('reported', 0, [
     'date\\/time reported', 'reported date\\/time', 'date reported', 'report date', 'reported on', 'date of report', 'final report date',
-    'final report', 'reported', 'resulted', 'rpt', 'rpt date', 'rptd', 'result date', 'date resulted', 'report released', 'released', 'report date\\/time',
+    'final report', 'reported', 'resulted', 'rpt', 'rpt date', 'rptd', 'result date', 'date resulted', 'report released', 'released', 'results released', 'results released on', 'report date\\/time',
     'fecha de reporte', 'fecha de informe', 'fecha de resultado',
     'befunddatum', 'befund vom', 'befundausgang', 'berichtsdatum', 'ausgangsdatum',
   ], true),
@@ -112,7 +112,7 @@ export const LABELS: Label[] = [
   ...label('provider', 3, ['client']),
   ...label('lab', 0, ['laboratory', 'lab name', 'laboratory name', 'lab', 'testing laboratory', 'testing lab']),
   ...label('lab', 2, [
-    'performing (?:lab|laboratory|site|location)', 'reporting (?:lab|laboratory)', 'processed by', 'analy[sz]ed by', 'testing site', 'performed at', 'testing performed by', 'tests performed by', 'performed by', 'testing performed at',
+    'performing (?:lab|laboratory|site|location)', 'reporting (?:lab|laboratory)', 'processed by', 'analy[sz]ed by', 'testing site', 'performed at', 'testing performed by', 'tests performed by', 'performed by', 'testing performed at', 'tested by', 'tested at',
   ], true),
   ...label('clia', 0, ['clia', 'clia #', 'clia no\\.?', 'clia number', 'clia id', 'clia lab #'], true),
   ...label('stop', 0, [

@@ -116,7 +116,7 @@ const STREET_FIRST_ONE_LINE = new RegExp(
   'u',
 );
 /** An Indian address: a plot or house number first, the state and the six-digit PIN code last ("Plot No. 14, Sector 44, Gurugram, Haryana 122003"). */
-const PIN_ONE_LINE = /(?<![\p{L}\p{N}])(?:Plot|House|Flat|Shop|Door|Building|Bldg\.?|No\.|#)\s*[\p{L}\p{N}.,'#/ -]{2,100}?,\s*\p{Lu}[\p{L}]+(?:\s\p{Lu}[\p{L}]+)?\s*[-,]?\s*\d{3}\s?\d{3}(?![\d-])/u;
+const PIN_ONE_LINE = /(?<![\p{L}\p{N}])(?:Plot|House|Flat|Shop|Door|Building|Bldg\.?|No\.|#|(?:\d{1,2}(?:st|nd|rd|th)|Ground|First|Second|Third)\s+Floor)\s*[\p{L}\p{N}.,'#/ -]{2,100}?,\s*\p{Lu}[\p{L}]+(?:\s\p{Lu}[\p{L}]+)?\s*[-,]?\s*\d{3}\s?\d{3}(?![\d-])/u;
 /** A post-office box with a town after it: "P.O. Box 50512, Dubai", "PO Box 1234, Riyadh 11564". */
 const PO_BOX = /(?<![\p{L}])(?:P\.?\s?O\.?\s?Box|Post Office Box|Apartado(?: Postal)?|Postfach|Caixa Postal)\s+\d{2,7}\s*,\s*\p{Lu}/iu;
 const STREET_LINE = /^\d{1,6}[A-Z]?(?:-\d{1,4})?\s+\p{L}[\p{L}\p{N}.'#&,/ -]{2,60}$/u;
@@ -187,7 +187,8 @@ function candidates(rows: Row[]): Candidate[] {
   return out;
 }
 
-const tidy = (address: string) => address.replace(/\s*[•·|]\s*/g, ', ').replace(/\s+/g, ' ').replace(/\s+,/g, ',').replace(/,,+/g, ',').trim();
+/** A phone or fax after the address is no part of it, whatever OCR made of the dot before it ("… Emirates - Tel +971 …"). */
+const tidy = (address: string) => address.replace(/\s+[-–·•|,]?\s*\b(?:Tel|Tél|Phone|Fax)\b.*$/i, '').replace(/\s*[•·|]\s*/g, ', ').replace(/\s+/g, ' ').replace(/\s+,/g, ',').replace(/,,+/g, ',').trim();
 
 function overlaps(a: Cell, b: Cell): boolean {
   return Math.min(a.x2, b.x2) - Math.max(a.x, b.x) > 0;

@@ -53,7 +53,10 @@ const UNLABELLED_GENDER = [
   /(?:^|[\s(|])([FM])\s*\/\s*\d{1,3}(?:\s*(?:y|yrs?|years))?(?=$|[\s),|])/,
   /(?:^|[\s(|])\d{1,3}\s*(?:y|yrs?)?\s*\/\s*([FM])(?=$|[\s),|])/,
   // The patient's identity line of a portal export: "Born Jul 19, 1970 · Female · Patient ID …".
-  /\b(?:born|dob|d\.o\.b\.?|date of birth)\b[^·|;]{0,40}[·|;,]\s*(female|male)\b/i,
+  // OCR may read the middle dot as a dash: "Born Jul 23, 1944 - Female - Patient ID …".
+  /\b(?:born|dob|d\.o\.b\.?|date of birth)\b[^·|;]{0,40}(?:[·|;,]|\s[-–•]\s)\s*(female|male)\b/i,
+  // "Sex M" with the space lost to OCR: "SexM", "GenderFemale".
+  /\b(?:Sex|SEX|Gender|GENDER)(F|M|Female|Male|FEMALE|MALE)\b/,
 ];
 
 export function unlabelledGender(text: string): '' | 'female' | 'male' | 'other' {
@@ -163,7 +166,7 @@ export function providerValue(text: string, personOnly = false): string {
   return v;
 }
 
-export const LAB_WORDS = /laborator(?:y|ies|io)|\blabs?\b|labcorp|diagnostic|pathology|clinical|reference lab|medical center|biochemistry|hospital|\blabor(?:zentrum|praxis|gemeinschaft)?\b/i;
+export const LAB_WORDS = /laborator(?:y|ies|io)|\blabs?\b|pathlabs?\b|labcorp|diagnostic|pathology|clinical|reference lab|medical center|biochemistry|hospital|\blabor(?:zentrum|praxis|gemeinschaft)?\b/i;
 
 /** A report title, not a lab ("Laboratory Report", "Clinical Lab Results", "Cumulative Summary"). */
 const TITLE = /^(?:(?:final|preliminary|corrected|amended|cumulative|clinical|patient|your)\s+)*(?:lab(?:oratory)?\s+)?(?:test\s+)?(?:report|results?|summary|requisition|values?)\b|^(?:labor|end|teil|vor)?befund\b/i;
@@ -171,10 +174,14 @@ const TITLE = /^(?:(?:final|preliminary|corrected|amended|cumulative|clinical|pa
 /** A laboratory's name: cut before its address, CLIA number or phone; refused when it is a title. */
 export function labValue(text: string, needLabWord = false): string {
   let v = text.replace(LEAD, '').replace(/\s+/g, ' ').trim();
+  // "Tested by Northstar Diagnostic Laboratory, …" in a footer: the lab is what follows.
+  v = v.replace(/^(?:(?:testing|tests?)\s+(?:was\s+|were\s+)?performed|tested|processed|analy[sz]ed)\s+(?:by|at)\s+/i, '');
   v = v.replace(/\s*(?:,|\s-|[|•·])\s*\d.*$/, '').replace(/\s+\d{1,6}\s+\p{L}.*$/u, '');
   v = v.replace(/\s*[,|(-]?\s*\b(?:CLIA|Phone|Tel|Fax|Lab Director|Director)\b.*$/i, '');
   v = v.replace(/[,;:.\s-]+$/, '').trim();
   if (!v || !/\p{L}{3}/u.test(v) || v.split(' ').length > 10 || TITLE.test(v) || /:/.test(v)) return '';
+  // "Lab No.", "Lab ID": a label of the specimen's number; "Received at lab": a date's label. Not a lab.
+  if (/^lab(?:oratory)?\s*(?:no|nr|number|#|id|ref)\.?$/i.test(v) || /^\p{L}+ed\s+(?:at|in|by|to)\s+(?:the\s+)?lab(?:oratory)?$/iu.test(v)) return '';
   if (needLabWord && !LAB_WORDS.test(v)) return '';
   return v;
 }
