@@ -16,6 +16,7 @@ import { AppointmentsEmpty } from './AppointmentsEmpty';
 import type { AppointmentRecord } from './types';
 import { ListPagination } from '../components/ListPagination';
 import { UPCOMING_SORT, WhenToggle } from './WhenToggle';
+import { ListLoadError } from '../components/ListLoadError';
 
 const filters = [
   <SelectArrayInput
@@ -54,7 +55,7 @@ export const AppointmentList = () => {
   const rowClick = (_id: unknown, _resource: string, record: AppointmentRecord) =>
     record.type === PSC_VISIT ? createPath({ resource: 'orders', id: appointmentOrderId(record), type: 'show' }) : 'show';
   return (
-    <List<AppointmentRecord> pagination={<ListPagination />} sort={UPCOMING_SORT} filters={filters} perPage={25} empty={<AppointmentsEmpty />} exporter={false}>
+    <List<AppointmentRecord> error={<ListLoadError />} pagination={<ListPagination />} sort={UPCOMING_SORT} filters={filters} perPage={25} empty={<AppointmentsEmpty />} exporter={false}>
       <WhenToggle />
       <DataTable<AppointmentRecord> rowClick={rowClick} bulkActionButtons={false} empty={<NoMatch />}>
         <Column

@@ -6,6 +6,7 @@ import { LocalTimeLabel } from '../components/LocalTimeLabel';
 import { AuditRecords } from './AuditRecords';
 import { ChainStatus } from './ChainStatus';
 import { ExportAuditButton } from './ExportAuditButton';
+import { ListLoadError } from '../components/ListLoadError';
 
 const staffLabel = (member: { name?: string; email?: string }) => member.name || member.email || '';
 
@@ -46,6 +47,7 @@ const Column = DataTable.Col<AuditEventRecord>;
 /** Who looked at which patient records, newest first. */
 export const AuditEventList = () => (
   <List<AuditEventRecord>
+    error={<ListLoadError />}
     pagination={<ListPagination />}
     sort={{ field: 'at', order: 'DESC' }}
     filters={filters}

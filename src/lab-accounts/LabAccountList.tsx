@@ -4,6 +4,7 @@ import { choicesOf, LAB_NAMES, labelOf } from '../components/labLabels';
 import { LabAccountStatusChip } from './LabAccountStatusChip';
 import type { LabAccountRecord } from './types';
 import { ListPagination } from '../components/ListPagination';
+import { ListLoadError } from '../components/ListLoadError';
 
 const filters = [
   <SelectInput
@@ -33,7 +34,7 @@ const NoMatch = () => (
 
 // The BFF sorts lab accounts by lab, status or account name (the service answers them in one list).
 export const LabAccountList = () => (
-  <List<LabAccountRecord> pagination={<ListPagination />} sort={{ field: 'lab', order: 'ASC' }} filters={filters} perPage={25}>
+  <List<LabAccountRecord> error={<ListLoadError />} pagination={<ListPagination />} sort={{ field: 'lab', order: 'ASC' }} filters={filters} perPage={25}>
     <DataTable<LabAccountRecord> rowClick="show" bulkActionButtons={false} empty={<NoMatch />}>
       <Column source="account_name" label="Account" render={(r) => r.account_name || r.provider_account_id} />
       <Column source="lab" label="Lab" render={(r) => labName(r.lab)} />

@@ -3,6 +3,7 @@ import { DataTable, List, SearchInput } from 'react-admin';
 import { LabSelectInput, useLabs } from './LabSelectInput';
 import type { MarkerRecord } from './types';
 import { ListPagination } from '../components/ListPagination';
+import { ListLoadError } from '../components/ListLoadError';
 
 const filters = [
   <SearchInput
@@ -41,7 +42,7 @@ export const MarkerList = () => {
   const { labs } = useLabs();
   const labName = (id: number | null | undefined) => labs.find((l) => l.id === id)?.name ?? (id == null ? '' : `Lab ${id}`);
   return (
-    <List<MarkerRecord> pagination={<ListPagination />} sort={{ field: 'id', order: 'ASC' }} filters={filters} perPage={25}>
+    <List<MarkerRecord> error={<ListLoadError />} pagination={<ListPagination />} sort={{ field: 'id', order: 'ASC' }} filters={filters} perPage={25}>
       <DataTable<MarkerRecord> rowClick="show" bulkActionButtons={false} empty={<NoMatch />}>
         <Column source="name" label="Name" disableSort />
         <Column source="provider_id" label="Test code" disableSort render={(r) => r.provider_id ?? <Muted>None</Muted>} />

@@ -25,6 +25,7 @@ import { LocalTimeLabel } from '../components/LocalTimeLabel';
 import { ORDER_LOW_LEVEL_STATUSES, OrderStatusChip } from '../components/OrderStatusChip';
 import type { OrderRecord } from './types';
 import { ListPagination } from '../components/ListPagination';
+import { ListLoadError } from '../components/ListLoadError';
 
 export const patientName = (order: Pick<OrderRecord, 'patient_details'>): string => {
   const d = order.patient_details ?? {};
@@ -106,7 +107,7 @@ const NoMatch = () => {
 // The create button shows when App.tsx gives the resource its create view (orders:write only).
 // No CSV export: orders carry patient details, which should not leave the dashboard in bulk.
 export const OrderList = () => (
-  <List<OrderRecord> pagination={<ListPagination />} sort={{ field: 'created_at', order: 'DESC' }} filters={filters} perPage={25} empty={false} exporter={false}>
+  <List<OrderRecord> error={<ListLoadError />} pagination={<ListPagination />} sort={{ field: 'created_at', order: 'DESC' }} filters={filters} perPage={25} empty={false} exporter={false}>
     <NeedsAttentionTabs />
     <OrderTable />
   </List>

@@ -19,6 +19,7 @@ import { PatientUserField } from './PatientUserField';
 import { ReportFileName } from './ReportFileName';
 import { ReviewStateChip } from './ReviewStateChip';
 import type { ParserJobRecord } from './types';
+import { ListLoadError } from '../components/ListLoadError';
 
 const Column = DataTable.Col<ParserJobRecord>;
 
@@ -36,6 +37,7 @@ export const ParserJobList = () => {
   const reviewer = can(permissions, 'parser:review');
   return (
     <List<ParserJobRecord>
+      error={<ListLoadError />}
       title="Lab reports"
       sort={reviewer ? QUEUE_SORT : ALL_SORT}
       filterDefaultValues={reviewer ? { queue: true } : {}}

@@ -5,6 +5,7 @@ import type { StaffRecord } from '../../server/bff/api';
 import { LocalTimeLabel } from '../components/LocalTimeLabel';
 import { RoleChip, roleChoices } from './RoleChip';
 import { RolePolicies } from './RolePolicies';
+import { ListLoadError } from '../components/ListLoadError';
 
 const filters = [
   <TextInput key="q" source="q" label="Search by name or e-mail" alwaysOn resettable />,
@@ -28,6 +29,7 @@ const Column = DataTable.Col<StaffRecord>;
 
 export const StaffList = () => (
   <List<StaffRecord>
+    error={<ListLoadError />}
     title="Staff"
     sort={{ field: 'email', order: 'ASC' }}
     filters={filters}

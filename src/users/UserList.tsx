@@ -6,6 +6,7 @@ import type { UserRecord } from './types';
 import { UsersEmpty } from './UsersEmpty';
 import { usersListDefaults } from './listDefaults';
 import { ListPagination } from '../components/ListPagination';
+import { ListLoadError } from '../components/ListLoadError';
 
 const filters = [
   <SearchInput
@@ -28,7 +29,7 @@ const Column = DataTable.Col<UserRecord>;
 // The BFF can only sort users by creation: `id` (its natural order) and `created_on`. Any other
 // sort would be refused with a 400, so the other columns are not sortable.
 export const UserList = () => (
-  <List<UserRecord> pagination={<ListPagination />} sort={usersListDefaults.sort} perPage={usersListDefaults.perPage} filters={filters} empty={<UsersEmpty />}>
+  <List<UserRecord> error={<ListLoadError />} pagination={<ListPagination />} sort={usersListDefaults.sort} perPage={usersListDefaults.perPage} filters={filters} empty={<UsersEmpty />}>
     <DataTable<UserRecord> rowClick="show" bulkActionButtons={false} empty={<NoMatch />}>
       <Column source="client_user_id" label="Client user id" disableSort />
       <Column

@@ -10,11 +10,12 @@ import { EventTypeChips } from './EventTypeChips';
 import type { WebhookEndpointRecord } from './types';
 import { TeamWebhookSettings } from './TeamWebhookSettings';
 import { WebhookEndpointsEmpty } from './WebhookEndpointsEmpty';
+import { ListLoadError } from '../components/ListLoadError';
 
 const Column = DataTable.Col<WebhookEndpointRecord>;
 
 export const WebhookEndpointList = () => (
-  <List<WebhookEndpointRecord> title="Webhook endpoints" perPage={25} exporter={false} empty={<WebhookEndpointsEmpty />} pagination={false}>
+  <List<WebhookEndpointRecord> error={<ListLoadError />} title="Webhook endpoints" perPage={25} exporter={false} empty={<WebhookEndpointsEmpty />} pagination={false}>
     <TeamWebhookSettings />
     <DataTable<WebhookEndpointRecord> rowClick="show" bulkActionButtons={false}>
       <Column label="URL" disableSort render={(r) => <Typography variant="body2" sx={{ wordBreak: 'break-all', fontFamily: 'monospace' }}>{r.url}</Typography>} />

@@ -1,11 +1,11 @@
 /** The users list on the real stack: users seeded in the real service, read through the real BFF. */
 import { render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/App';
 import { startFirstPage } from '../../src/firstPage';
 import { forgetSession } from '../../src/providers/session';
 import { renderOnStack, signIn } from './renderApp';
-import { STAFF_PASSWORD, staffEmail, startRealStack, type RealStack } from './realStack';
+import { failNext, STAFF_PASSWORD, staffEmail, startRealStack, type RealStack } from './realStack';
 
 let stack: RealStack;
 beforeAll(async () => {
@@ -99,6 +99,22 @@ describe('users list', () => {
     expect(screen.getByText('pt-7f3a2c91')).toBeInTheDocument();
     expect(screen.getByText('pt-c4e2a7f3')).toBeInTheDocument(); // "…a7f3" matches too
     expect(stack.requests.filter((r) => r.path === '/api/users').at(-1)?.query.get('filter')).toBe('{"q":"7F3"}');
+  });
+
+  it('says the list could not be read, not that nobody matches, and reads it again on request', async () => {
+    // react-admin logs every failed data call to the console in development; expected here.
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    // A service unreachable for a moment: the real stack cannot give it on demand.
+    failNext(stack, 'get', '/api/users', 502, { message: 'The service cannot be reached; try again in a moment' });
+    const { user } = await openSignedIn();
+
+    expect(await screen.findByText(/Could not load users/)).toHaveTextContent(
+      'Could not load users: The service cannot be reached; try again in a moment. Nothing was changed.',
+    );
+    expect(screen.queryByText('No users match this search.')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('pt-7f3a2c91')).toBeInTheDocument();
+    expect(rows()).toHaveLength(3);
   });
 
   it('says when a search matches nobody', async () => {
