@@ -33,6 +33,16 @@ afterAll(async () => {
   await service?.close();
 });
 
+/** Runs `check` while the member is disabled straight in the store (as an operator would), then enables them again. */
+async function whileDisabled(bff: BffFixture, id: string, check: () => Promise<void>) {
+  await bff.db.execute(sql`UPDATE bff.staff SET disabled_at = now() WHERE id = ${id}`);
+  try {
+    await check();
+  } finally {
+    await bff.db.execute(sql`UPDATE bff.staff SET disabled_at = NULL WHERE id = ${id}`);
+  }
+}
+
 describe.each(storeKinds)('sessions cached in the process (%s)', (kind) => {
   let bff: BffFixture;
   beforeAll(async () => {
@@ -53,13 +63,10 @@ describe.each(storeKinds)('sessions cached in the process (%s)', (kind) => {
   it('refuses a member disabled straight in the store at the next request, and takes them back once enabled', async () => {
     const session = await warmSession('reviewer');
     const id = bff.staff.reviewer.id;
-    await bff.db.execute(sql`UPDATE bff.staff SET disabled_at = now() WHERE id = ${id}`);
-    try {
+    await whileDisabled(bff, id, async () => {
       expect(await status('/api/auth/me', session)).toBe(401);
       expect(await status('/api/parser-jobs', session)).toBe(401);
-    } finally {
-      await bff.db.execute(sql`UPDATE bff.staff SET disabled_at = NULL WHERE id = ${id}`);
-    }
+    });
     // Disabling straight in the store did not delete the session: enabled again, it works again.
     expect(await status('/api/auth/me', session)).toBe(200);
   });
@@ -192,13 +199,10 @@ describe.runIf(postgres)('several BFF processes on one PostgreSQL database', () 
     expect((await bff.request({ method: 'PUT', url: `/api/staff/${id}`, session: admin, payload: { disabled: false } })).status).toBe(200);
 
     const again = await warmOnBoth('reviewer');
-    await bff.db.execute(sql`UPDATE bff.staff SET disabled_at = now() WHERE id = ${id}`);
-    try {
+    await whileDisabled(bff, id, async () => {
       expect(await status(again, other)).toBe(401);
       expect(await status(again, bff.app)).toBe(401);
-    } finally {
-      await bff.db.execute(sql`UPDATE bff.staff SET disabled_at = NULL WHERE id = ${id}`);
-    }
+    });
     expect(await status(admin, other)).toBe(200);
   });
 
@@ -216,10 +220,10 @@ describe.runIf(postgres)('several BFF processes on one PostgreSQL database', () 
     } finally {
       await operator.end();
     }
-    await bff.db.execute(sql`UPDATE bff.staff SET disabled_at = now() WHERE id = ${id}`);
-    expect(await status(session, other)).toBe(401);
-    expect(await status(session, bff.app)).toBe(401);
-    await bff.db.execute(sql`UPDATE bff.staff SET disabled_at = NULL WHERE id = ${id}`);
+    await whileDisabled(bff, id, async () => {
+      expect(await status(session, other)).toBe(401);
+      expect(await status(session, bff.app)).toBe(401);
+    });
     expect(await status(session, other)).toBe(200);
     expect(await status(session, bff.app)).toBe(200);
 
@@ -228,12 +232,9 @@ describe.runIf(postgres)('several BFF processes on one PostgreSQL database', () 
     for (const store of [bff.store, otherStore]) while ((await store.notifications.catchUp()) === null) await sleep(50);
     await warmOnBoth('lab_ops');
     expect(await status(session, other)).toBe(200);
-    await bff.db.execute(sql`UPDATE bff.staff SET disabled_at = now() WHERE id = ${id}`);
-    try {
+    await whileDisabled(bff, id, async () => {
       expect(await status(session, other)).toBe(401);
       expect(await status(session, bff.app)).toBe(401);
-    } finally {
-      await bff.db.execute(sql`UPDATE bff.staff SET disabled_at = NULL WHERE id = ${id}`);
-    }
+    });
   });
 });

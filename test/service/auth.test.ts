@@ -123,13 +123,28 @@ describe.each(storeKinds)('API keys and the operator API (%s)', (kind) => {
       expect((await svc().api(third.body.api_key).get('/v2/user')).status).toBe(200);
     });
 
-    it('revokes a key every process has cached, the moment another process rotates it', async () => {
-      const t = await svc().createTeam('Cached key team');
-      // Another service process: on PostgreSQL a store of its own (its own pool and LISTEN
-      // connection) on the same database; the embedded store has one process, so a second app on it.
+    /**
+     * Another service process: on PostgreSQL a store of its own (its own pool and LISTEN
+     * connection) on the same database; the embedded store has one process, so a second app on it.
+     */
+    async function anotherProcess() {
       const url = svc().database?.databaseUrl;
       const second = url ? await openStore({ part: 'service', schema: serviceSchema, migrationsFolder, databaseUrl: url }) : undefined;
-      const otherProcess = await buildServiceApp({ db: (second ?? svc().store).db, notifications: (second ?? svc().store).notifications });
+      const store = second ?? svc().store;
+      const app = await buildServiceApp({ db: store.db, notifications: store.notifications });
+      return {
+        app,
+        notifications: store.notifications,
+        close: async () => {
+          await app.close();
+          await second?.close();
+        },
+      };
+    }
+
+    it('revokes a key every process has cached, the moment another process rotates it', async () => {
+      const t = await svc().createTeam('Cached key team');
+      const { app: otherProcess, close } = await anotherProcess();
       try {
         // Both have the key in their cache…
         for (const app of [svc().app, otherProcess]) {
@@ -144,8 +159,7 @@ describe.each(storeKinds)('API keys and the operator API (%s)', (kind) => {
         expectDetail(await svc().inject({ method: 'GET', url: '/v2/user', key: t.apiKey }, otherProcess), 401);
         expect((await svc().inject({ method: 'GET', url: '/v2/user', key: rotated.body.api_key }, otherProcess)).status).toBe(200);
       } finally {
-        await otherProcess.close();
-        await second?.close();
+        await close();
       }
     });
 
@@ -154,8 +168,7 @@ describe.each(storeKinds)('API keys and the operator API (%s)', (kind) => {
       // The embedded store's notifications come back on its one session: they cannot be lost.
       if (!url) return;
       const t = await svc().createTeam('Channel down team');
-      const second = await openStore({ part: 'service', schema: serviceSchema, migrationsFolder, databaseUrl: url });
-      const otherProcess = await buildServiceApp({ db: second.db, notifications: second.notifications });
+      const { app: otherProcess, notifications, close } = await anotherProcess();
       const operator = new pg.Client({ connectionString: url });
       await operator.connect();
       const status = async (key: string) => (await svc().inject({ method: 'GET', url: '/v2/user', key }, otherProcess)).status;
@@ -171,7 +184,7 @@ describe.each(storeKinds)('API keys and the operator API (%s)', (kind) => {
         expectDetail(await svc().inject({ method: 'GET', url: '/v2/user', key: t.apiKey }, otherProcess), 401);
         expect(await status(rotated.body.api_key)).toBe(200);
         // Back (re-made after a pause): the new key is remembered again and a rotation still refused at once.
-        while ((await second.notifications.catchUp()) === null) await new Promise((resolve) => setTimeout(resolve, 50));
+        while ((await notifications.catchUp()) === null) await new Promise((resolve) => setTimeout(resolve, 50));
         expect(await status(rotated.body.api_key)).toBe(200);
         const again = await svc().inject({ method: 'POST', url: `/admin/v1/teams/${t.teamId}/api-keys`, headers: { 'x-admin-token': ADMIN_TOKEN } });
         expect(again.status).toBe(201);
@@ -179,8 +192,7 @@ describe.each(storeKinds)('API keys and the operator API (%s)', (kind) => {
         expect(await status(again.body.api_key)).toBe(200);
       } finally {
         await operator.end();
-        await otherProcess.close();
-        await second.close();
+        await close();
       }
     });
 

@@ -4,7 +4,7 @@ import { similarWords } from './fuzzy';
 import { matchLoinc } from './loinc';
 import { decimalRestored, minConfidence } from './rows';
 import type { Cell, ResultReviewCode, ReviewReason, Row, TextItem } from './types';
-import { flagKind, isDotNoise, isKnownQualitative, isLeader, isMarksOnly, LEADER_RUN, parseRange, parseValueCell, sexSpecificPart, SIGN_FLAG, type ValueCell } from './values';
+import { flagKind, isDotNoise, isKnownQualitative, isLeader, isMarksOnly, LEADER_RUN, parseRange, parseValueCell, RANGE_STATUS, sexSpecificPart, SIGN_FLAG, type ValueCell } from './values';
 
 /**
  * Reads result tables out of rows, the way US reports print them:
@@ -462,9 +462,6 @@ const text = (items: TextItem[] | undefined) => (items ?? []).map((i) => i.text)
 
 /** A labelled range on its own line under a result: "Healthy range: <200 mg/dL", "Reference range: 3.5-5.1". */
 const RANGE_LINE = /^(?:healthy|normal|reference|ref\.?|standard|expected|target)\s+(?:range|interval|values?)\s*:\s*(\S.*)$/i;
-
-/** A status said against the range ("Above range", "In range"): the lab's flag in words. */
-const RANGE_STATUS = /^(?:above|below|out of|outside|in|within)(?: the)? (?:normal |healthy |reference )?range$/i;
 
 function readResultRow(row: Row, cols: Assigned, valueRoles: ('result' | 'inRange' | 'outRange')[], name: string, panel: string | undefined, signFlags = false): RawResult {
   const problems: ReviewReason<ResultReviewCode>[] = [];

@@ -17,8 +17,6 @@ const FLAG_WORDS: Record<string, FlagKind> = {
   ll: 'LL', 'l*': 'LL', 'critical low': 'LL', 'crit low': 'LL', 'low critical': 'LL',
   c: 'C', crit: 'C', critical: 'C', alert: 'C', 'c!': 'C', '!': 'C', panic: 'C',
   n: 'N', normal: 'N',
-  // A status column's words ("Above range", "In range").
-  'above range': 'H', 'below range': 'L', 'out of range': 'A', 'outside range': 'A', 'in range': 'N', 'within range': 'N',
   // A value printed in bold among regular ones (tableReader.ts: markBoldAbnormal); never printed as such.
   'printed in bold': 'A',
   // A star alone marks a result abnormal without saying which way ("Positive *").
@@ -39,10 +37,15 @@ export const SIGN_FLAG = /^(?:\+{1,2}|-{1,2})$/;
 /** A flag word or letter that is not a sign (see SIGN_FLAG). */
 const isWordFlag = (t: string) => !SIGN_FLAG.test(t) && !!flagKind(t) && flagKind(t) !== 'N';
 
-/** `H`, `High`, `(H)`, `LL`... -> its meaning; undefined when the token is not a flag. */
+/** A status said against the range ("Above range", "Within the reference range"): the lab's flag in words. */
+export const RANGE_STATUS = /^(above|below|out of|outside|in|within)(?: the)? (?:normal |healthy |reference )?range$/i;
+const RANGE_STATUS_KIND: Record<string, FlagKind> = { above: 'H', below: 'L', 'out of': 'A', outside: 'A', in: 'N', within: 'N' };
+
+/** `H`, `High`, `(H)`, `LL`, `Above range`... -> its meaning; undefined when the token is not a flag. */
 export function flagKind(token: string): FlagKind | undefined {
   const t = token.trim().toLowerCase().replace(/^\((.*)\)$/, '$1').replace(/^\[(.*)\]$/, '$1');
-  return FLAG_WORDS[t];
+  const status = RANGE_STATUS.exec(t);
+  return status ? RANGE_STATUS_KIND[status[1]!] : FLAG_WORDS[t];
 }
 
 /**

@@ -70,6 +70,8 @@ describe('flags', () => {
   it.each([
     ['H', 'H'], ['High', 'H'], ['(H)', 'H'], ['L', 'L'], ['Low', 'L'], ['A', 'A'], ['Abnormal', 'A'],
     ['HH', 'HH'], ['LL', 'LL'], ['Critical', 'C'], ['Critical High', 'HH'], ['N', 'N'],
+    // A status column's words, in every spelling the table reader takes for a status.
+    ['Above range', 'H'], ['Below Range', 'L'], ['In range', 'N'], ['Within the reference range', 'N'], ['Outside normal range', 'A'],
   ])('%s means %s', (flag, kind) => expect(flagKind(flag)).toBe(kind));
 
   it('is undefined for words that are not flags', () => expect(flagKind('mg/dL')).toBeUndefined());
