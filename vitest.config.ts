@@ -52,6 +52,12 @@ export default defineConfig({
           include: ['test/ui/**/*.test.tsx', 'src/**/*.test.tsx', 'src/**/*.test.ts'],
           setupFiles: ['test/ui/setup.ts'],
           globalSetup: STORE_TEMPLATES,
+          // One worker runs page file after page file without loading React, MUI, react-admin and
+          // jsdom again for each: the whole ui project 524 -> 385 CPU s (docs/performance.md). Each
+          // file still starts its own stack and renders a fresh app; test/ui/setup.ts installs its
+          // patches once per window. LABDESK_TEST_ISOLATE=1 isolates every file again (to tell
+          // whether a failure comes from a file run before it in the same worker).
+          isolate: process.env.LABDESK_TEST_ISOLATE === '1',
           testTimeout: TEST_TIMEOUT,
           hookTimeout: HOOK_TIMEOUT,
         },

@@ -55,7 +55,8 @@ export function speedUpLabels(document: Document) {
   if (!label) return;
   const proto = Object.getPrototypeOf(label) as object;
   const jsdomControl = Object.getOwnPropertyDescriptor(proto, 'control')?.get;
-  if (!jsdomControl) return;
+  // Installed once per window: with vitest's isolate off, one jsdom window serves several files.
+  if (!jsdomControl || (jsdomControl as { __labdeskFast?: true }).__labdeskFast) return;
   const verify = Boolean(process.env.LABDESK_VERIFY_LABELS);
 
   function fastControl(this: NodeImpl): NodeImpl | null | undefined {
@@ -69,15 +70,14 @@ export function speedUpLabels(document: Document) {
     return isLabelable(holder) ? holder : null;
   }
 
-  Object.defineProperty(proto, 'control', {
-    configurable: true,
-    get(this: NodeImpl) {
-      const fast = fastControl.call(this);
-      if (fast === undefined) return jsdomControl.call(this);
-      if (verify && jsdomControl.call(this) !== fast) {
-        throw new Error(`fastLabels: label[for="${this.getAttributeNS(null, 'for')}"] has another control than jsdom finds`);
-      }
-      return fast;
-    },
-  });
+  const control = function (this: NodeImpl) {
+    const fast = fastControl.call(this);
+    if (fast === undefined) return jsdomControl.call(this);
+    if (verify && jsdomControl.call(this) !== fast) {
+      throw new Error(`fastLabels: label[for="${this.getAttributeNS(null, 'for')}"] has another control than jsdom finds`);
+    }
+    return fast;
+  };
+  Object.defineProperty(control, '__labdeskFast', { value: true });
+  Object.defineProperty(proto, 'control', { configurable: true, get: control });
 }

@@ -159,6 +159,8 @@ export function memoizeComputedStyle(document: Document, window: Window): void {
   const symbol = Object.getOwnPropertySymbols(document).find((s) => s.description === 'impl');
   const impl = symbol && (document as unknown as Record<symbol, { _styleCache?: object | null }>)[symbol];
   if (!impl || !('_styleCache' in impl) || process.env.LABDESK_SLOW_STYLES) return;
+  // Installed once per window: with vitest's isolate off, one jsdom window serves several files.
+  if ((window.getComputedStyle as { __labdeskMemo?: true }).__labdeskMemo) return;
   const compute = window.getComputedStyle;
   let owner: object | null | undefined = null;
   let results = new WeakMap<Element, CSSStyleDeclaration>();
@@ -179,6 +181,7 @@ export function memoizeComputedStyle(document: Document, window: Window): void {
     results.set(element, result);
     return result;
   };
+  (window.getComputedStyle as { __labdeskMemo?: true }).__labdeskMemo = true;
 }
 
 export const forTests = { requiredClasses };
