@@ -1,12 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { preloadChunks } from './scripts/preloadChunks.ts';
 import { precompress } from './scripts/precompress.ts';
 
 // The dashboard is served by the BFF in production; in `npm run dev:ui` Vite proxies /api to it.
 export default defineConfig({
   // .br and .gz beside every file worth it, which the BFF sends by Accept-Encoding (server/bff/app.ts).
-  plugins: [react(), precompress()],
+  // views-common downloads beside the first page's files rather than after the shell has run.
+  plugins: [react(), preloadChunks(['views-common']), precompress()],
   // A polyfill of what every supported browser has, pulled into the first page by node-polyglot.
   // And react-admin's page-title editor, which Labdesk never shows (src/shims/PageTitleConfigurable.tsx).
   resolve: {

@@ -31,9 +31,18 @@ export interface ServedFile {
   brotli: number;
 }
 
+interface InitialJs {
+  files: ServedFile[];
+  identity: number;
+  gzip: number;
+  brotli: number;
+}
+
 export interface DashboardFigures {
-  /** What index.html loads before anything else: its module script and its modulepreloads. */
-  initialJs: { files: ServedFile[]; identity: number; gzip: number; brotli: number };
+  /** What index.html loads before anything else, its module script and its modulepreloads: on the way to the sign-in page. */
+  initialJs: InitialJs;
+  /** The same for a signed-in member (the BFF adds the preload of the views' shared file: server/bff/indexHtml.ts). */
+  initialJsSignedIn: InitialJs;
   /** Milliseconds from navigation start to the first rows of the users list being painted. */
   firstRows: { coldRunsMs: number[]; coldMedianMs: number; warmRunsMs: number[]; warmMedianMs: number };
   /** Chromium's own paint timings in the cold runs (medians, ms). */
@@ -85,9 +94,9 @@ function getRaw(url: string, headers: Record<string, string> = {}): Promise<{ st
   });
 }
 
-/** The initial JavaScript as the BFF serves it to each kind of client. */
-export async function measureInitialJs(origin: string): Promise<DashboardFigures['initialJs']> {
-  const html = (await getRaw(`${origin}/`)).body.toString('utf8');
+/** The initial JavaScript as the BFF serves it to each kind of client; `cookie` (`name=value`): signed in. */
+export async function measureInitialJs(origin: string, cookie?: string): Promise<InitialJs> {
+  const html = (await getRaw(`${origin}/`, cookie ? { cookie } : {})).body.toString('utf8');
   const urls = [
     ...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g),
     ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
@@ -358,6 +367,7 @@ export async function benchDashboard(opts: BenchOptions = {}): Promise<Dashboard
     }
     const initialJs = await measureInitialJs(origin);
     const cookie = await signIn(origin, credentials.adminEmail, credentials.adminPassword);
+    const initialJsSignedIn = await measureInitialJs(origin, `${cookie.name}=${cookie.value}`);
 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     // One load first, not counted: the BFF's and the service's first answers (JIT, statement caches).
@@ -380,6 +390,7 @@ export async function benchDashboard(opts: BenchOptions = {}): Promise<Dashboard
     }
     return {
       initialJs,
+      initialJsSignedIn,
       firstRows: {
         coldRunsMs: cold.map((t) => Math.round(t.rowsMs)),
         coldMedianMs: Math.round(median(cold.map((t) => t.rowsMs))),
@@ -402,8 +413,9 @@ const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 export function formatDashboardFigures(f: DashboardFigures, waterfallDetail = false): string {
   const lines = [
     '## Dashboard',
-    `initial JS (${f.initialJs.files.length} files): ${kb(f.initialJs.identity)} raw, ${kb(f.initialJs.gzip)} gzip, ${kb(f.initialJs.brotli)} brotli (as served)`,
+    `initial JS, signed out (${f.initialJs.files.length} files): ${kb(f.initialJs.identity)} raw, ${kb(f.initialJs.gzip)} gzip, ${kb(f.initialJs.brotli)} brotli (as served)`,
     ...f.initialJs.files.map((x) => `  ${x.url}: ${kb(x.identity)} raw, ${kb(x.gzip)} gzip, ${kb(x.brotli)} brotli`),
+    `initial JS, signed in (${f.initialJsSignedIn.files.length} files, with the views' shared file preloaded): ${kb(f.initialJsSignedIn.identity)} raw, ${kb(f.initialJsSignedIn.gzip)} gzip, ${kb(f.initialJsSignedIn.brotli)} brotli`,
     `users list, first rows painted (cold cache): median ${f.firstRows.coldMedianMs} ms  [${f.firstRows.coldRunsMs.join(', ')}]`,
     `users list, first rows painted (warm cache): median ${f.firstRows.warmMedianMs} ms  [${f.firstRows.warmRunsMs.join(', ')}]`,
     `cold loads, Chromium's paint timings: FCP ${f.coldPaints.fcpMs} ms, LCP ${f.coldPaints.lcpMs} ms (medians)`,

@@ -35,6 +35,7 @@ import { usersResource } from './resources/users';
 import { webhookDeliveriesResource } from './resources/webhookDeliveries';
 import { webhookEndpointsResource } from './resources/webhookEndpoints';
 import { ServiceClient } from './upstream/client';
+import { indexPages, sendIndex } from './indexHtml';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -219,15 +220,15 @@ export async function buildBffApp(opts: BffAppOptions) {
       cacheControl: false,
       setHeaders: (reply, filePath) => reply.header('cache-control', staticCacheControl(opts.staticDir ?? '', filePath)),
     });
-    const html = fs.readFileSync(indexHtml);
+    const pages = indexPages(fs.readFileSync(indexHtml, 'utf8'));
     // Client-side routes (e.g. /users/123/show) load the app shell; /api never does.
     app.setNotFoundHandler(async (req, reply) => {
       if (req.method === 'GET' && !req.url.startsWith('/api/') && !path.extname(req.url.split('?')[0] ?? '')) {
-        return reply.type('text/html').header('cache-control', 'no-cache').send(html);
+        return sendIndex(pages, req, reply);
       }
       throw new BffError(404, `No route ${req.method} ${req.url.split('?')[0]}`);
     });
-    app.get('/', async (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(html));
+    app.get('/', async (req, reply) => sendIndex(pages, req, reply));
   } else {
     app.setNotFoundHandler(async (req) => {
       throw new BffError(404, `No route ${req.method} ${req.url.split('?')[0]}`);

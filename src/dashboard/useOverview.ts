@@ -11,13 +11,15 @@ import type { LabdeskDataProvider } from '../providers/types';
 
 export const overviewQueryKey = (timeZone: string) => ['overview', timeZone] as const;
 
-export function useOverview() {
+/** `enabled: false` only waits: the query still shows what another reader of the same key fetched. */
+export function useOverview({ enabled = true }: { enabled?: boolean } = {}) {
   const dataProvider = useDataProvider<LabdeskDataProvider>();
   // "Today" is the viewer's: the browser's zone.
   const timeZone = viewerZone();
   return useQuery({
     queryKey: overviewQueryKey(timeZone),
     queryFn: () => dataProvider.getOverview(timeZone),
+    enabled,
     refetchInterval: pollMs(OVERVIEW_POLL_MS),
     // Counts a minute old are still worth showing while the next answer is on its way.
     staleTime: pollMs(OVERVIEW_POLL_MS),

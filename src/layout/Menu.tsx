@@ -1,12 +1,14 @@
 /**
  * The menu: the overview first, then every resource with a list (so a new resource needs no change
  * here), with the count of what waits beside orders, lab reports and appointments. The counts come
- * from the overview's own query (same key), so the badges cost no request of their own.
+ * from the overview's own query (same key), so the badges cost no request of their own; on another
+ * page they are asked for once that page's own first requests are answered (afterFirstAnswers.ts).
  */
 import { Chip } from '@mui/material';
 import { Menu as RaMenu, useGetResourceLabel, useResourceDefinitions } from 'react-admin';
 import { isQueueError } from '../../server/bff/api/constants';
 import type { Overview, OverviewQueueError } from '../../server/bff/api/overview';
+import { useAfterFirstAnswers } from '../components/afterFirstAnswers';
 import { countText, useOverview } from '../dashboard/useOverview';
 
 interface Badge {
@@ -42,7 +44,7 @@ const Labelled = ({ label, badge }: { label: string; badge: Badge }) => (
 export const Menu = () => {
   const resources = useResourceDefinitions();
   const getLabel = useGetResourceLabel();
-  const { data } = useOverview();
+  const { data } = useOverview({ enabled: useAfterFirstAnswers() });
   return (
     <RaMenu>
       <RaMenu.DashboardItem primaryText="Overview" />

@@ -10,6 +10,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staticCacheControl } from '../../server/bff/app';
 import { precompressDir } from '../../scripts/precompress';
+import { SIGNED_IN_END, SIGNED_IN_START } from '../../server/bff/shellMarkers';
 import { closedPortUrl, startBff, type BffFixture } from './harness';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -18,13 +19,21 @@ const APP_JS = `export const rows = [${Array.from({ length: 400 }, (_, i) => `{i
 const TINY_JS = 'export const tiny = 1;\n';
 const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">${'<rect width="1" height="1"/>'.repeat(60)}</svg>`;
 
+// As the build writes it: the views' shared file preloaded only for a signed-in member (scripts/preloadChunks.ts).
+const VIEWS_PRELOAD = '<link rel="modulepreload" crossorigin href="/assets/views-common-Q1w2E3.js">';
+const SHELL = `<!doctype html><html><head><script type="module" src="/assets/index-AbC123.js"></script>
+  ${SIGNED_IN_START}
+    ${VIEWS_PRELOAD}
+    ${SIGNED_IN_END}
+  </head><body><div id="root"></div></body></html>`;
+
 let bff: BffFixture;
 let staticDir: string;
 
 beforeAll(async () => {
   staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labdesk-bff-static-'));
   fs.mkdirSync(path.join(staticDir, 'assets'));
-  fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-AbC123.js"></script></body></html>');
+  fs.writeFileSync(path.join(staticDir, 'index.html'), SHELL);
   fs.writeFileSync(path.join(staticDir, 'assets', 'index-AbC123.js'), APP_JS);
   fs.writeFileSync(path.join(staticDir, 'assets', 'tiny-XyZ789.js'), TINY_JS);
   fs.writeFileSync(path.join(staticDir, 'favicon.svg'), FAVICON);
@@ -97,6 +106,30 @@ describe('content encoding', () => {
       expect(r.statusCode, url).toBe(404);
       expect(String(r.headers['content-type']), url).toMatch(/json/);
     }
+  });
+});
+
+describe('the app shell', () => {
+  it('preloads the views a signed-in member is about to open, and leaves them out on the way to the sign-in page', async () => {
+    for (const url of ['/', '/users', '/users/123/show']) {
+      const signedOut = await bff.app.inject({ method: 'GET', url });
+      expect(signedOut.statusCode, url).toBe(200);
+      expect(signedOut.body, url).toContain('/assets/index-AbC123.js');
+      expect(signedOut.body, url).not.toContain('views-common');
+      expect(signedOut.body, url).not.toContain('labdesk:signed-in');
+      expect(String(signedOut.headers.vary).toLowerCase(), url).toContain('cookie');
+
+      const signedIn = await bff.app.inject({ method: 'GET', url, headers: { cookie: 'labdesk_session=whatever-it-holds' } });
+      expect(signedIn.statusCode, url).toBe(200);
+      expect(signedIn.body, url).toContain(VIEWS_PRELOAD);
+      expect(signedIn.body, url).not.toContain('labdesk:signed-in');
+      expect(String(signedIn.headers.vary).toLowerCase(), url).toContain('cookie');
+    }
+  });
+
+  it('takes the secure cookie name as a session too', async () => {
+    const r = await bff.app.inject({ method: 'GET', url: '/', headers: { cookie: '__Host-labdesk_session=x' } });
+    expect(r.body).toContain(VIEWS_PRELOAD);
   });
 });
 

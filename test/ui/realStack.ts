@@ -25,6 +25,9 @@ export interface SeenRequest {
   body: unknown;
   /** Answered by `failNext`, not by the BFF. */
   canned?: boolean;
+  /** When it was sent and answered, as steps of one count shared by all requests (an order, not a time). */
+  sentStep?: number;
+  answeredStep?: number;
 }
 
 /** A request as the tests read it: JSON bodies parsed, others as bytes, every header kept. */
@@ -71,6 +74,7 @@ export async function startRealStack(): Promise<RealStack> {
   const jar = new Map<string, string>();
   let current: FastifyInstance = bff.app;
   const requests: SeenRequest[] = [];
+  let step = 0;
 
   const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
   const keepCookies = (setCookie: string | string[] | undefined) => {
@@ -88,7 +92,7 @@ export async function startRealStack(): Promise<RealStack> {
   const server = setupServer(
     http.all('*/api/*', async ({ request }) => {
       const url = new URL(request.url);
-      const record = await seen(request.clone());
+      const record: SeenRequest = { ...(await seen(request.clone())), sentStep: ++step };
       const bytes = ['GET', 'HEAD'].includes(request.method) ? undefined : Buffer.from(await request.arrayBuffer());
       requests.push(record);
       const headers: Record<string, string> = {};
@@ -98,6 +102,7 @@ export async function startRealStack(): Promise<RealStack> {
       if (jar.size) headers.cookie = cookieHeader();
       const answer = await current.inject({ method: request.method as 'GET', url: url.pathname + url.search, headers, payload: bytes });
       keepCookies(answer.headers['set-cookie'] as string | string[] | undefined);
+      record.answeredStep = ++step;
       const out = new Headers();
       for (const [key, value] of Object.entries(answer.headers)) {
         if (key === 'set-cookie' || value === undefined) continue;

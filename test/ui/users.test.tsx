@@ -47,6 +47,9 @@ describe('users list', () => {
     // The list took the prefetched answer instead of asking again.
     expect(gets('/api/users')).toHaveLength(1);
     expect(gets('/api/users')[0]!.query.get('range')).toBe('[0,9]');
+    // The menu's badges (the overview: several calls to the service) wait until the rows are answered.
+    await waitFor(() => expect(gets('/api/overview')).toHaveLength(1));
+    expect(gets('/api/overview')[0]!.sentStep).toBeGreaterThan(gets('/api/users')[0]!.answeredStep!);
   });
 
   it('after sign-in, lists users with their connected sources', async () => {
