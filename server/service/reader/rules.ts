@@ -79,6 +79,7 @@ export function eraseRules(grey: Uint8Array, w: number, h: number, letter: numbe
       }
     }
   }
+  eraseCrossings(grey, erase, w, h, thick, ink);
   let n = 0;
   for (let i = 0; i < erase.length; i++) {
     if (erase[i]) {
@@ -87,4 +88,43 @@ export function eraseRules(grey: Uint8Array, w: number, h: number, letter: numbe
     }
   }
   return n;
+}
+
+/**
+ * Where two rules cross or meet (a grid's corners and T-joints), the ink is thick both ways, so
+ * neither pass took it: a speck a few pixels square stayed at each corner of each cell, and OCR
+ * read the one at a cell's top left as a quote mark glued to its value ("‘81", "\"376"). A pixel
+ * with erased rule on both sides along one direction and on at least one side along the other is
+ * such a joint. A letter a rule runs through keeps its stroke: the stroke's ink above and below
+ * the rule is not erased. Then the rules' soft edges (pixels lighter than ink beside an erased
+ * pixel), which left a ghost of the grid behind, go too.
+ */
+function eraseCrossings(grey: Uint8Array, erase: Uint8Array, w: number, h: number, thick: number, ink: (i: number) => boolean) {
+  const reach = thick + 1;
+  const erasedAlong = (i: number, step: number, inBounds: (j: number) => boolean) => {
+    for (let k = 1, j = i + step; k <= reach && inBounds(j); k++, j += step) {
+      if (erase[j]) return true;
+      if (!ink(j)) return false;
+    }
+    return false;
+  };
+  const joints: number[] = [];
+  for (let y = 1; y < h - 1; y++) {
+    const row0 = y * w;
+    for (let x = 1; x < w - 1; x++) {
+      const i = row0 + x;
+      if (erase[i] || !ink(i)) continue;
+      // Cheap test first: a joint touches erased or rule pixels on its row or column.
+      const left = erasedAlong(i, -1, (j) => j >= row0);
+      const right = left && erasedAlong(i, 1, (j) => j < row0 + w);
+      const up = erasedAlong(i, -w, (j) => j >= 0);
+      const down = erasedAlong(i, w, (j) => j < w * h);
+      if ((left && right && (up || down)) || (up && down && (left || erasedAlong(i, 1, (j) => j < row0 + w)))) joints.push(i);
+    }
+  }
+  for (const i of joints) erase[i] = 1;
+  for (let i = w; i < w * h - w; i++) {
+    if (erase[i] || ink(i) || grey[i] === 255) continue;
+    if (erase[i - 1] || erase[i + 1] || erase[i - w] || erase[i + w]) grey[i] = 255;
+  }
 }
