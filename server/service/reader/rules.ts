@@ -94,9 +94,9 @@ export function eraseRules(grey: Uint8Array, w: number, h: number, letter: numbe
  * Where two rules cross or meet (a grid's corners and T-joints), the ink is thick both ways, so
  * neither pass took it: a speck a few pixels square stayed at each corner of each cell, and OCR
  * read the one at a cell's top left as a quote mark glued to its value ("‘81", "\"376"). A pixel
- * with erased rule on both sides along one direction and on at least one side along the other is
- * such a joint. A letter a rule runs through keeps its stroke: the stroke's ink above and below
- * the rule is not erased. Then the rules' soft edges (pixels lighter than ink beside an erased
+ * with erased rule beside it along its row and along its column (a cross, a T or a corner) is
+ * such a joint. A letter a rule runs through or touches keeps its stroke: beyond the rule, along
+ * the stroke, is the letter's own ink or paper, not an erased rule. Then the rules' soft edges (pixels lighter than ink beside an erased
  * pixel), which left a ghost of the grid behind, go too.
  */
 function eraseCrossings(grey: Uint8Array, erase: Uint8Array, w: number, h: number, thick: number, ink: (i: number) => boolean) {
@@ -114,12 +114,8 @@ function eraseCrossings(grey: Uint8Array, erase: Uint8Array, w: number, h: numbe
     for (let x = 1; x < w - 1; x++) {
       const i = row0 + x;
       if (erase[i] || !ink(i)) continue;
-      // Cheap test first: a joint touches erased or rule pixels on its row or column.
-      const left = erasedAlong(i, -1, (j) => j >= row0);
-      const right = left && erasedAlong(i, 1, (j) => j < row0 + w);
-      const up = erasedAlong(i, -w, (j) => j >= 0);
-      const down = erasedAlong(i, w, (j) => j < w * h);
-      if ((left && right && (up || down)) || (up && down && (left || erasedAlong(i, 1, (j) => j < row0 + w)))) joints.push(i);
+      const across = erasedAlong(i, -1, (j) => j >= row0) || erasedAlong(i, 1, (j) => j < row0 + w);
+      if (across && (erasedAlong(i, -w, (j) => j >= 0) || erasedAlong(i, w, (j) => j < w * h))) joints.push(i);
     }
   }
   for (const i of joints) erase[i] = 1;
