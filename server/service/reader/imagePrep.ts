@@ -332,6 +332,8 @@ const SHADE_SEGMENT = 128;
 const MIN_SHADE = 12;
 /** A background darker than this is no tint but a dark banner or a rule: left as it is. */
 const DARKEST_SHADE = 110;
+/** A shaded band is at least this many pixel rows high at OCR size (a rule is a few). */
+const MIN_BAND_ROWS = 10;
 
 /**
  * Shaded backgrounds made paper: zebra-striped table rows, a tinted band behind a header or a
@@ -352,8 +354,9 @@ export function flattenShading(grey: Uint8Array, w: number, h: number): boolean 
   for (let i = 0; i < grey.length; i += 7, n++) sample[grey[i]!]!++;
   const paper = percentile(sample, n, 0.95);
   const background = new Uint8Array(segs);
+  /** Per pixel row and stretch: the tint to divide by, 0 where the background is paper (or dark). */
+  const tint = new Uint8Array(h * segs);
   const hist = new Uint32Array(256);
-  let changed = false;
   for (let y = 0; y < h; y++) {
     const row = y * w;
     for (let s = 0; s < segs; s++) {
@@ -364,11 +367,30 @@ export function flattenShading(grey: Uint8Array, w: number, h: number): boolean 
     }
     for (let s = 0; s < segs; s++) {
       const b = median(background[Math.max(0, s - 1)]!, background[s]!, background[Math.min(segs - 1, s + 1)]!);
-      if (b > paper - MIN_SHADE || b < DARKEST_SHADE) continue;
-      const k = paper / b;
-      const x1 = Math.min(w, (s + 1) * SHADE_SEGMENT);
-      for (let x = s * SHADE_SEGMENT; x < x1; x++) grey[row + x] = Math.min(255, grey[row + x]! * k);
-      changed = true;
+      if (b <= paper - MIN_SHADE && b >= DARKEST_SHADE) tint[y * segs + s] = b;
+    }
+  }
+  // A band is some rows high: a rule a few pixels thick (grey where a skewed scan steps it) is no
+  // band, and whitening pieces of it would leave the rest too short to be erased as a rule.
+  let changed = false;
+  for (let s = 0; s < segs; s++) {
+    const x0 = s * SHADE_SEGMENT;
+    const x1 = Math.min(w, x0 + SHADE_SEGMENT);
+    for (let y = 0; y < h; ) {
+      if (!tint[y * segs + s]) {
+        y++;
+        continue;
+      }
+      let end = y;
+      while (end < h && tint[end * segs + s]) end++;
+      if (end - y >= MIN_BAND_ROWS) {
+        for (let yy = y; yy < end; yy++) {
+          const k = paper / tint[yy * segs + s]!;
+          for (let i = yy * w + x0; i < yy * w + x1; i++) grey[i] = Math.min(255, grey[i]! * k);
+        }
+        changed = true;
+      }
+      y = end;
     }
   }
   return changed;
