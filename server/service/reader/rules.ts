@@ -109,11 +109,28 @@ function eraseCrossings(grey: Uint8Array, erase: Uint8Array, w: number, h: numbe
     return false;
   };
   const joints: number[] = [];
+  // Only pixels with an erased pixel within reach on their row can be joints: found in two sweeps
+  // of the row, so the letters far from any rule (most of the ink) cost no search.
+  const nearAcross = new Uint8Array(w);
   for (let y = 1; y < h - 1; y++) {
     const row0 = y * w;
+    nearAcross.fill(0);
+    let any = false;
+    for (let x = 0, last = -Infinity; x < w; x++) {
+      if (erase[row0 + x]) last = x;
+      if (x - last <= reach) {
+        nearAcross[x] = 1;
+        any = true;
+      }
+    }
+    if (!any) continue;
+    for (let x = w - 1, last = Infinity; x >= 0; x--) {
+      if (erase[row0 + x]) last = x;
+      if (last - x <= reach) nearAcross[x] = 1;
+    }
     for (let x = 1; x < w - 1; x++) {
       const i = row0 + x;
-      if (erase[i] || !ink(i)) continue;
+      if (!nearAcross[x] || erase[i] || !ink(i)) continue;
       const across = erasedAlong(i, -1, (j) => j >= row0) || erasedAlong(i, 1, (j) => j < row0 + w);
       if (across && (erasedAlong(i, -w, (j) => j >= 0) || erasedAlong(i, w, (j) => j < w * h))) joints.push(i);
     }
