@@ -107,6 +107,7 @@ export async function prepareForOcr(source: Canvas, budget: OcrBudget, pageNumbe
   // The median is taken after upscaling, where a decimal point is several pixels wide and survives.
   if (noiseLevel(grey, w) > NOISY) grey = median3(grey, w, h);
   flattenLight(grey, w, h);
+  flattenShading(grey, w, h);
   stretch(grey);
   whitenPaper(grey, w, h);
   const leaders = despeckle(grey, w, h);
@@ -323,6 +324,76 @@ export function flattenLight(grey: Uint8Array, w: number, h: number): boolean {
     }
   }
   return true;
+}
+
+/** Width (pixels at OCR size) of the stretches of one pixel row a shaded background is measured on. */
+const SHADE_SEGMENT = 128;
+/** A background this much darker than the paper is shading; lighter is paper, grain or a JPEG's haze. */
+const MIN_SHADE = 12;
+/** A background darker than this is no tint but a dark banner or a rule: left as it is. */
+const DARKEST_SHADE = 110;
+/** A shaded band is at least this many pixel rows high at OCR size (a rule is a few). */
+const MIN_BAND_ROWS = 10;
+
+/**
+ * Shaded backgrounds made paper: zebra-striped table rows, a tinted band behind a header or a
+ * patient block, a shaded column. Text on a tint has less contrast than text on paper, and the
+ * engine's page-wide threshold and layout analysis treated a striped page unevenly: on one
+ * portal printout the lines on tinted bands (name, date of birth, provider) were not read at all.
+ * The background of each short stretch of a pixel row is its light side (the 85th percentile: ink
+ * covers less of a stretch than that), the middle one of it and its two neighbours on the row (a
+ * stretch across a large bold word between two of paper is paper); where that is a tint, the stretch is divided by it, as flattenLight does
+ * for light falling off, so the tint becomes white and the ink keeps its ratio to it. Bands of any
+ * height work, down to a single text line (which flattenLight, measuring larger tiles, leaves).
+ */
+export function flattenShading(grey: Uint8Array, w: number, h: number): boolean {
+  const segs = Math.ceil(w / SHADE_SEGMENT);
+  if (segs < 3) return false;
+  const sample = new Uint32Array(256);
+  let n = 0;
+  for (let i = 0; i < grey.length; i += 7, n++) sample[grey[i]!]!++;
+  const paper = percentile(sample, n, 0.95);
+  const background = new Uint8Array(segs);
+  /** Per pixel row and stretch: the tint to divide by, 0 where the background is paper (or dark). */
+  const tint = new Uint8Array(h * segs);
+  const hist = new Uint32Array(256);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let s = 0; s < segs; s++) {
+      hist.fill(0);
+      const x1 = Math.min(w, (s + 1) * SHADE_SEGMENT);
+      for (let x = s * SHADE_SEGMENT; x < x1; x++) hist[grey[row + x]!]!++;
+      background[s] = percentile(hist, x1 - s * SHADE_SEGMENT, 0.85);
+    }
+    for (let s = 0; s < segs; s++) {
+      const b = median(background[Math.max(0, s - 1)]!, background[s]!, background[Math.min(segs - 1, s + 1)]!);
+      if (b <= paper - MIN_SHADE && b >= DARKEST_SHADE) tint[y * segs + s] = b;
+    }
+  }
+  // A band is some rows high: a rule a few pixels thick (grey where a skewed scan steps it) is no
+  // band, and whitening pieces of it would leave the rest too short to be erased as a rule.
+  let changed = false;
+  for (let s = 0; s < segs; s++) {
+    const x0 = s * SHADE_SEGMENT;
+    const x1 = Math.min(w, x0 + SHADE_SEGMENT);
+    for (let y = 0; y < h; ) {
+      if (!tint[y * segs + s]) {
+        y++;
+        continue;
+      }
+      let end = y;
+      while (end < h && tint[end * segs + s]) end++;
+      if (end - y >= MIN_BAND_ROWS) {
+        for (let yy = y; yy < end; yy++) {
+          const k = paper / tint[yy * segs + s]!;
+          for (let i = yy * w + x0; i < yy * w + x1; i++) grey[i] = Math.min(255, grey[i]! * k);
+        }
+        changed = true;
+      }
+      y = end;
+    }
+  }
+  return changed;
 }
 
 /** Grey level below which a pixel counts as ink when looking for specks. */

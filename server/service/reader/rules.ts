@@ -79,6 +79,7 @@ export function eraseRules(grey: Uint8Array, w: number, h: number, letter: numbe
       }
     }
   }
+  eraseCrossings(grey, erase, w, h, thick, ink);
   let n = 0;
   for (let i = 0; i < erase.length; i++) {
     if (erase[i]) {
@@ -87,4 +88,56 @@ export function eraseRules(grey: Uint8Array, w: number, h: number, letter: numbe
     }
   }
   return n;
+}
+
+/**
+ * Where two rules cross or meet (a grid's corners and T-joints), the ink is thick both ways, so
+ * neither pass took it: a speck a few pixels square stayed at each corner of each cell, and OCR
+ * read the one at a cell's top left as a quote mark glued to its value ("‘81", "\"376"). A pixel
+ * with erased rule beside it along its row and along its column (a cross, a T or a corner) is
+ * such a joint. A letter a rule runs through or touches keeps its stroke: beyond the rule, along
+ * the stroke, is the letter's own ink or paper, not an erased rule. Then the rules' soft edges (pixels lighter than ink beside an erased
+ * pixel), which left a ghost of the grid behind, go too.
+ */
+function eraseCrossings(grey: Uint8Array, erase: Uint8Array, w: number, h: number, thick: number, ink: (i: number) => boolean) {
+  const reach = thick + 1;
+  const erasedAlong = (i: number, step: number, inBounds: (j: number) => boolean) => {
+    for (let k = 1, j = i + step; k <= reach && inBounds(j); k++, j += step) {
+      if (erase[j]) return true;
+      if (!ink(j)) return false;
+    }
+    return false;
+  };
+  const joints: number[] = [];
+  // Only pixels with an erased pixel within reach on their row can be joints: found in two sweeps
+  // of the row, so the letters far from any rule (most of the ink) cost no search.
+  const nearAcross = new Uint8Array(w);
+  for (let y = 1; y < h - 1; y++) {
+    const row0 = y * w;
+    nearAcross.fill(0);
+    let any = false;
+    for (let x = 0, last = -Infinity; x < w; x++) {
+      if (erase[row0 + x]) last = x;
+      if (x - last <= reach) {
+        nearAcross[x] = 1;
+        any = true;
+      }
+    }
+    if (!any) continue;
+    for (let x = w - 1, last = Infinity; x >= 0; x--) {
+      if (erase[row0 + x]) last = x;
+      if (last - x <= reach) nearAcross[x] = 1;
+    }
+    for (let x = 1; x < w - 1; x++) {
+      const i = row0 + x;
+      if (!nearAcross[x] || erase[i] || !ink(i)) continue;
+      const across = erasedAlong(i, -1, (j) => j >= row0) || erasedAlong(i, 1, (j) => j < row0 + w);
+      if (across && (erasedAlong(i, -w, (j) => j >= 0) || erasedAlong(i, w, (j) => j < w * h))) joints.push(i);
+    }
+  }
+  for (const i of joints) erase[i] = 1;
+  for (let i = w; i < w * h - w; i++) {
+    if (erase[i] || ink(i) || grey[i] === 255) continue;
+    if (erase[i - 1] || erase[i + 1] || erase[i - w] || erase[i + w]) grey[i] = 255;
+  }
 }
