@@ -208,7 +208,8 @@ export class Transport {
     return new Promise((resolve, reject) => {
       const req = this.send({
         protocol: this.origin.protocol,
-        hostname: this.origin.hostname,
+        // An IPv6 literal comes bracketed in a URL, bare to node:http.
+        hostname: this.origin.hostname.replace(/^\[(.*)\]$/, '$1'),
         port: this.origin.port,
         method: exchange.method,
         path: target,
