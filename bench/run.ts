@@ -20,7 +20,8 @@
  * BENCH_MIXED_CONNECTIONS (default 200), BENCH_JSON=file to also write the figures as JSON,
  * BENCH_DASHBOARD=0 to leave the dashboard out, BENCH_LIGHTHOUSE=0 to leave Lighthouse out,
  * BENCH_IMPORT_POINTS (default 100,000) for the import. BENCH_TARGETS=mixed,users,… measures only
- * the named targets (users, timeseries, page, orders, availability, bff, mixed; `import` and
+ * the named targets (users, timeseries, page, orders, availability, bff: the BFF's users list, orders
+ * list and a user's page, each with the BFF's CPU ms per answer from /proc, mixed; `import` and
  * `dashboard` add those), to iterate on one figure (BENCH_ONLY is the same); BENCH_STORES=postgres (or embedded) one store.
  * The mixed target is followed by its per-endpoint latencies (bench/lib/breakdown.ts) unless
  * BENCH_BREAKDOWN=0. BENCH_SERVICE_VARIANTS='{"before":{"X":"1"},"after":{}}' starts the service once
@@ -57,6 +58,8 @@ interface Row extends Measured {
   connections: number;
   /** The service's CPU milliseconds (all its processes) per answer of the run, warm-up included. */
   serviceCpuPerRequest?: number;
+  /** The BFF's CPU milliseconds per answer (BFF targets): what the BFF itself costs a request. */
+  bffCpuPerRequest?: number;
   /** What this row is compared with besides the ceiling (the BFF with the service, page N with page 1). */
   against?: { label: string; rps: number };
 }
@@ -172,6 +175,21 @@ async function benchStore(stack: Stack, store: string, log: (s: string) => void)
       against: 'service GET /v2/user/?limit=25',
     },
     {
+      key: 'bff',
+      name: 'BFF GET /api/orders?range=[0,24]',
+      origin: stack.bffUrl,
+      requests: one(`/api/orders?range=${encodeURIComponent('[0,24]')}`, bffHeaders),
+      connections: CONNECTIONS,
+      against: 'service GET /v3/orders?size=25',
+    },
+    {
+      key: 'bff',
+      name: "BFF GET /api/users/:id (a user's page)",
+      origin: stack.bffUrl,
+      requests: one(`/api/users/${users[0]!.user_id}`, bffHeaders),
+      connections: CONNECTIONS,
+    },
+    {
       key: 'mixed',
       name: `${MIXED_CONNECTIONS} concurrent mixed GETs`,
       origin: stack.serviceUrl,
@@ -187,11 +205,15 @@ async function benchStore(stack: Stack, store: string, log: (s: string) => void)
   for (const t of targets.filter((t) => wanted(t.key))) {
     await settle(t.origin);
     log(`${store}: ${t.name}… (load average ${loadAverage()})`);
-    const cpuBefore = t.origin === stack.serviceUrl ? cpuMilliseconds(stack.servicePid) : undefined;
+    // A BFF target costs both processes: the service's CPU per answer counts its upstream calls.
+    const throughBff = t.origin === stack.bffUrl;
+    const cpuBefore = { service: cpuMilliseconds(stack.servicePid), bff: throughBff ? cpuMilliseconds(stack.bffPid) : 0 };
     const m = await measure(t, DURATION);
-    const serviceCpuPerRequest = cpuBefore === undefined || m.answeredInRun === 0 ? undefined : (cpuMilliseconds(stack.servicePid) - cpuBefore) / m.answeredInRun;
+    const perAnswer = (ms: number) => (m.answeredInRun === 0 ? undefined : ms / m.answeredInRun);
+    const serviceCpuPerRequest = perAnswer(cpuMilliseconds(stack.servicePid) - cpuBefore.service);
+    const bffCpuPerRequest = throughBff ? perAnswer(cpuMilliseconds(stack.bffPid) - cpuBefore.bff) : undefined;
     const against = t.against ? rows.find((r) => r.name === t.against) : undefined;
-    rows.push({ ...m, store, name: t.name, connections: t.connections, serviceCpuPerRequest, against: against && { label: t.against!, rps: against.rps } });
+    rows.push({ ...m, store, name: t.name, connections: t.connections, serviceCpuPerRequest, bffCpuPerRequest, against: against && { label: t.against!, rps: against.rps } });
     if (t.key === 'mixed' && process.env.BENCH_BREAKDOWN !== '0') {
       await settle(t.origin);
       log(`${store}: ${t.name}, per endpoint… (load average ${loadAverage()})`);
@@ -294,10 +316,10 @@ async function main() {
   console.log('');
   console.log(
     formatTable(
-      ['store', 'target', 'conns', 'answer KiB', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'vs same-size ceiling', 'vs', 'failed', 'unanswered', 'connection burst p50 / max ms', 'service CPU ms/req'],
+      ['store', 'target', 'conns', 'answer KiB', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'vs same-size ceiling', 'vs', 'failed', 'unanswered', 'connection burst p50 / max ms', 'service CPU ms/req', 'BFF CPU ms/req'],
       [
-        ...ceilings.map((c, i) => ['-', `ceiling: node:http, 2 KB JSON (${i === 0 ? 'start' : 'end'})`, String(CONNECTIONS), fixed(c.answerBytes / 1024, 1), fixed(c.rps, 0), fixed(c.p50, 0), fixed(c.p99, 0), `${fixed(c.rps / ceilingRps, 3)}x`, '', '', String(c.failures), String(c.unanswered), burst(c), '']),
-        ...[...sizedCeilings].map(([kib, c]) => ['-', `ceiling: node:http, ${kib} KiB JSON`, String(CONNECTIONS), fixed(c.answerBytes / 1024, 1), fixed(c.rps, 0), fixed(c.p50, 0), fixed(c.p99, 0), `${fixed(c.rps / ceilingRps, 3)}x`, '', '', String(c.failures), String(c.unanswered), burst(c), '']),
+        ...ceilings.map((c, i) => ['-', `ceiling: node:http, 2 KB JSON (${i === 0 ? 'start' : 'end'})`, String(CONNECTIONS), fixed(c.answerBytes / 1024, 1), fixed(c.rps, 0), fixed(c.p50, 0), fixed(c.p99, 0), `${fixed(c.rps / ceilingRps, 3)}x`, '', '', String(c.failures), String(c.unanswered), burst(c), '', '']),
+        ...[...sizedCeilings].map(([kib, c]) => ['-', `ceiling: node:http, ${kib} KiB JSON`, String(CONNECTIONS), fixed(c.answerBytes / 1024, 1), fixed(c.rps, 0), fixed(c.p50, 0), fixed(c.p99, 0), `${fixed(c.rps / ceilingRps, 3)}x`, '', '', String(c.failures), String(c.unanswered), burst(c), '', '']),
         ...rows.map((r) => [
           r.store,
           r.name,
@@ -313,6 +335,7 @@ async function main() {
           String(r.unanswered),
           burst(r),
           r.serviceCpuPerRequest === undefined ? '' : fixed(r.serviceCpuPerRequest, 2),
+          r.bffCpuPerRequest === undefined ? '' : fixed(r.bffCpuPerRequest, 2),
         ]),
       ],
     ),

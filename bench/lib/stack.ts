@@ -32,6 +32,8 @@ export interface Stack {
   /** Seconds from spawning the service to its first healthy answer (migrate + demo seed). */
   firstStartSeconds: number;
   servicePid: number;
+  /** The BFF's process (one, no workers): its CPU per answer is the bench's `BFF CPU ms/req`. */
+  bffPid: number;
   stop(): Promise<void>;
 }
 
@@ -144,7 +146,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       ...(database ? { DATABASE_URL: database.url } : {}),
     });
     await waitHealthy(bffUrl, bff, 'the BFF');
-    return { store: database ? 'postgres' : 'embedded', serviceUrl, bffUrl, apiKey, staff, firstStartSeconds, servicePid: service.pid ?? 0, stop };
+    return { store: database ? 'postgres' : 'embedded', serviceUrl, bffUrl, apiKey, staff, firstStartSeconds, servicePid: service.pid ?? 0, bffPid: bff.pid ?? 0, stop };
   } catch (err) {
     await stop();
     throw err;

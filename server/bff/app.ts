@@ -240,6 +240,9 @@ export async function buildBffApp(opts: BffAppOptions) {
     void purgeStaleThrottles(opts.db, throttle).catch(() => {});
   }, 10 * 60_000);
   sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
+  app.addHook('onClose', async () => {
+    clearInterval(sweep);
+    client.close();
+  });
   return app;
 }

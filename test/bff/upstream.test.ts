@@ -195,4 +195,30 @@ describe('other deployments', () => {
     const misses = fake.requests.filter((q) => !q.url.startsWith(`${listPath}?`));
     expect(misses.length).toBeLessThanOrEqual(1);
   });
+
+  it('lists newest first in one call per page once it knows the directory’s size, and stays right when the size changes', async () => {
+    const { users, handler } = directory('/v2/user', 30);
+    const { fake, app } = await behindFake(handler);
+    const newest = (range: [number, number]) => bff.get<UserRecordBody[]>(`/api/users${listQuery({ sort: ['created_on', 'DESC'], range })}`, session, app);
+    const ids = (from: number, to: number) => users.slice(from, to).map((u) => u.client_user_id).reverse();
+
+    expect((await newest([0, 9])).body.map((u) => u.client_user_id)).toEqual(ids(20, 30));
+    const calls = fake.requests.length;
+    const again = await newest([10, 19]);
+    expect(again.headers['content-range']).toBe('users 10-19/30');
+    expect(again.body.map((u) => u.client_user_id)).toEqual(ids(10, 20));
+    expect(fake.requests.length - calls).toBe(1);
+
+    // Users added and removed behind the BFF's back: the page reports the new size, so the
+    // offsets are read again from it.
+    users.push(wireUser('dep-new-1', '2026-02-01T00:00:00.000Z'), wireUser('dep-new-2', '2026-02-01T00:01:00.000Z'));
+    const grown = await newest([0, 9]);
+    expect(grown.headers['content-range']).toBe('users 0-9/32');
+    expect(grown.body.map((u) => u.client_user_id)).toEqual(ids(22, 32));
+    users.splice(0, 27);
+    const shrunk = await newest([0, 9]);
+    expect(shrunk.headers['content-range']).toBe('users 0-4/5');
+    expect(shrunk.body.map((u) => u.client_user_id)).toEqual(ids(0, 5));
+    expect((await newest([10, 19])).headers['content-range']).toBe('users */5');
+  });
 });

@@ -9,6 +9,8 @@ const toRecord = (u: User): UserRecord => ({ id: u.user_id, ...u });
 
 /** How long a full-directory snapshot (used for search) may be reused. */
 const SNAPSHOT_TTL_MS = 15_000;
+/** Newest-first pages read again because the directory's size moved, at most (then answered as read). */
+const MAX_SIZE_CHECKS = 3;
 /** Search walks the whole directory; past this size it would be too slow to be useful. */
 const MAX_SEARCHABLE_USERS = 20_000;
 
@@ -19,6 +21,8 @@ const MAX_SEARCHABLE_USERS = 20_000;
  */
 export class UserDirectory {
   private snapshot: { at: number; users: User[] } | null = null;
+  /** The directory's size as the service last reported it: a guess for newest-first offsets, always checked. */
+  private knownTotal: number | null = null;
 
   constructor(private readonly client: ServiceClient) {}
 
@@ -67,15 +71,34 @@ export class UserDirectory {
     );
   }
 
-  /** Newest first: the same offsets counted from the end (one call to learn the total). */
+  /**
+   * Newest first: the same offsets counted from the end, which needs the directory's size. The
+   * size last seen is assumed and checked against the total the page itself reports: the same
+   * answer as asking for the size first, in one call instead of two while the directory keeps its
+   * size (a changed size costs the call again, with the offsets the new size gives).
+   */
   private async descending(range: ListRange): Promise<RangeResult<UserRecord>> {
-    const { total } = await this.client.listUsers(0, 1);
     const [first, last] = range;
-    if (first >= total) return { items: [], total, hasNextPage: false, upstreamCalls: 1 };
-    const lastAsc = total - 1 - first;
-    const firstAsc = Math.max(0, total - 1 - last);
-    const asc = await this.ascending([firstAsc, lastAsc]);
-    return { items: asc.items.reverse(), total, hasNextPage: last + 1 < total, upstreamCalls: asc.upstreamCalls + 1 };
+    let total = this.knownTotal;
+    let calls = 0;
+    for (let attempt = 1; ; attempt++) {
+      if (total === null || first >= total) {
+        // Unknown, or the range lies past it: ask (an empty page is answered on the service's word).
+        total = (await this.client.listUsers(0, 1)).total;
+        calls++;
+        this.knownTotal = total;
+        if (first >= total) return { items: [], total, hasNextPage: false, upstreamCalls: calls };
+      }
+      const asc = await this.ascending([Math.max(0, total - 1 - last), total - 1 - first]);
+      calls += asc.upstreamCalls;
+      this.knownTotal = asc.total ?? null;
+      // A directory that changes size under every call is answered as asking first would: the
+      // page read at the offsets of the size it was asked with.
+      if (asc.total === total || attempt === MAX_SIZE_CHECKS) {
+        return { items: asc.items.reverse(), total, hasNextPage: last + 1 < total, upstreamCalls: calls };
+      }
+      total = asc.total ?? null;
+    }
   }
 
   private async search(q: string, range: ListRange, order: 'ASC' | 'DESC'): Promise<RangeResult<UserRecord>> {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type {
   AcknowledgeCriticalBody,
@@ -57,7 +56,8 @@ import {
   WebhookEndpointList,
   WebhookEndpointSecret,
 } from '../../contract';
-import { connectionErrorCode, UpstreamError, upstreamError } from './errors';
+import { UpstreamError, upstreamError } from './errors';
+import { type Answer, AnswerTooLarge, NoAnswer, Transport } from './transport';
 
 export interface ServiceClientOptions {
   baseUrl: string;
@@ -74,6 +74,13 @@ export interface ServiceClientOptions {
    * runs: the whole upload must fit in it. Default 5 minutes (10 MB at about 300 kbit/s).
    */
   uploadTimeoutMs?: number;
+  /** Connections to the service at most, kept alive and reused; further calls wait for one. Default 64. */
+  maxSockets?: number;
+  /**
+   * The largest JSON answer read (a 500-user page is ~0.6 MB, an order page of 100 ~4 MB): a
+   * deployment answering more is a 502, never an unbounded buffer. Default 32 MiB.
+   */
+  maxAnswerBytes?: number;
 }
 
 /**
@@ -144,8 +151,10 @@ export function path(strings: TemplateStringsArray, ...values: string[]): string
 
 /** How long a capability probe's answer is trusted: a redeployed service may gain an extension. */
 const CAPABILITY_TTL_MS = 10 * 60_000;
-/** How undici reports a kept-alive connection the other side closed (not a refused or unknown host). */
-const CLOSED_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+/** How node:http reports a kept-alive connection the other side closed (not a refused or unknown host). */
+const CLOSED_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+const DEFAULT_MAX_SOCKETS = 64;
+const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 const appointmentPath = (orderId: string) => path`/v3/order/${orderId}/phlebotomy/appointment`;
 
 /** One call to the service. */
@@ -171,8 +180,15 @@ interface Call<S extends z.ZodType> {
  */
 export class ServiceClient {
   private readonly baseUrl: string;
+  private readonly transport: Transport;
   constructor(private readonly opts: ServiceClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.transport = new Transport(this.baseUrl, { maxSockets: opts.maxSockets ?? DEFAULT_MAX_SOCKETS });
+  }
+
+  /** Closes the kept-alive connections to the service (the BFF is shutting down). */
+  close(): void {
+    this.transport.close();
   }
 
   /**
@@ -324,7 +340,7 @@ export class ServiceClient {
     if (this.criticalFilterProbe && now - this.criticalFilterProbe.at < CAPABILITY_TTL_MS) return this.criticalFilterProbe.known;
     const res = await this.send({ operation: 'probe critical filter', path: '/v3/orders', query: { critical_acknowledged: 'not-a-boolean', size: 1 } }, 'application/json');
     if (res.status !== 400 && res.status !== 422 && !res.ok) throw await upstreamError(res, 'probe critical filter');
-    await res.arrayBuffer(); // read to the end (small), so the connection goes back to the pool
+    await this.readText(res, 'probe critical filter'); // read to the end (small), so the connection goes back to the pool
     const known = !res.ok;
     this.criticalFilterProbe = { at: now, known };
     return known;
@@ -548,36 +564,50 @@ export class ServiceClient {
    * on a new connection, as browsers do: the request never reached the service's handler, and
    * reading twice changes nothing. A write is never sent twice.
    */
-  private async send(call: Omit<Call<z.ZodType>, 'response'>, accept: string): Promise<Response> {
-    const deadline = AbortSignal.timeout(call.timeoutMs ?? this.opts.timeoutMs ?? 15_000);
+  private async send(call: Omit<Call<z.ZodType>, 'response'>, accept: string): Promise<Answer> {
     const idempotent = !call.raw && (call.method ?? 'GET') === 'GET';
     try {
-      return await this.sendOnce(call, accept, deadline);
+      return await this.sendOnce(call, accept);
     } catch (err) {
       if (!idempotent || !(err instanceof UpstreamError) || err.status !== 0 || !CLOSED_CONNECTION.has(err.reason ?? '')) throw err;
-      return this.sendOnce(call, accept, deadline);
+      return this.sendOnce(call, accept);
     }
   }
 
-  private async sendOnce(call: Omit<Call<z.ZodType>, 'response'>, accept: string, deadline: AbortSignal): Promise<Response> {
+  private async sendOnce(call: Omit<Call<z.ZodType>, 'response'>, accept: string): Promise<Answer> {
     const { raw, json } = call;
     try {
-      return await fetch(this.baseUrl + call.path + queryString(call.query), {
+      return await this.transport.request({
         method: call.method ?? 'GET',
+        target: call.path + queryString(call.query),
         headers: {
           'x-service-api-key': this.opts.apiKey,
           accept,
           ...(raw ? { 'content-type': raw.contentType } : json !== undefined ? { 'content-type': 'application/json' } : {}),
           ...call.headers,
         },
-        body: raw ? (raw.body as unknown as BodyInit) : json !== undefined ? JSON.stringify(json) : undefined,
-        // A streamed request body (undici): sent while the answer may already be arriving.
-        ...(raw && { duplex: 'half' }),
-        signal: deadline,
-      } as RequestInit);
+        // A streamed request body is sent while the answer may already be arriving.
+        body: raw ? raw.body : json !== undefined ? JSON.stringify(json) : undefined,
+        timeoutMs: call.timeoutMs ?? this.opts.timeoutMs ?? 15_000,
+      });
     } catch (err) {
-      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      throw new UpstreamError(timedOut ? 504 : 0, null, call.operation, connectionErrorCode(err));
+      throw this.noAnswer(err, call.operation);
+    }
+  }
+
+  /** A transport failure as the UpstreamError callers know: 504 for the deadline, 0 for no answer. */
+  private noAnswer(err: unknown, operation: string): UpstreamError {
+    if (err instanceof NoAnswer) return new UpstreamError(err.timedOut ? 504 : 0, null, operation, err.code);
+    if (err instanceof AnswerTooLarge) return new UpstreamError(502, `an answer larger than ${err.limit} bytes for ${operation}`, operation);
+    return new UpstreamError(0, null, operation, err instanceof Error ? err.name : 'unknown');
+  }
+
+  /** An answer's whole body, within the size limit and the call's deadline. */
+  private async readText(res: Answer, operation: string): Promise<string> {
+    try {
+      return await res.text(this.opts.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES);
+    } catch (err) {
+      throw this.noAnswer(err, operation);
     }
   }
 
@@ -590,7 +620,7 @@ export class ServiceClient {
   private async callWithStatus<S extends z.ZodType>(call: Call<S>): Promise<{ status: number; data: z.output<S> }> {
     const res = await this.send(call, 'application/json');
     if (!res.ok) throw await upstreamError(res, call.operation);
-    const text = await res.text();
+    const text = await this.readText(res, call.operation);
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
@@ -606,11 +636,10 @@ export class ServiceClient {
   private async binary(operation: string, at: string, accept: string): Promise<BinaryAnswer> {
     const res = await this.send({ operation, path: at }, accept);
     if (!res.ok) throw await upstreamError(res, operation);
-    if (!res.body) throw new UpstreamError(502, `empty answer for ${operation}`, operation);
-    const length = Number.parseInt(res.headers.get('content-length') ?? '', 10);
+    const length = Number.parseInt(res.header('content-length') ?? '', 10);
     return {
-      body: Readable.fromWeb(res.body as WebReadableStream<Uint8Array>),
-      contentType: res.headers.get('content-type') ?? 'application/octet-stream',
+      body: res.stream(),
+      contentType: res.header('content-type') ?? 'application/octet-stream',
       contentLength: Number.isSafeInteger(length) && length >= 0 ? length : null,
     };
   }

@@ -7,27 +7,28 @@ export class UpstreamError extends Error {
     readonly status: number,
     readonly detail: unknown,
     readonly operation: string,
-    /** Why there was no answer (status 0 or 504): the connection error's code, e.g. `ECONNREFUSED`, `UND_ERR_SOCKET`, `TimeoutError`. */
+    /** Why there was no answer (status 0 or 504): the connection error's code, e.g. `ECONNREFUSED`, `ECONNRESET`, `TimeoutError`. */
     readonly reason?: string,
   ) {
     super(`${operation}: upstream answered ${status}${reason ? ` (${reason})` : ''}`);
   }
 }
 
-/** The code of a failed fetch's cause (undici wraps it: `TypeError: fetch failed` with `cause.code`). */
-export function connectionErrorCode(err: unknown): string {
-  if (!(err instanceof Error)) return 'unknown';
-  const cause = (err as Error & { cause?: unknown }).cause;
-  const code = cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
-  return code ?? (cause instanceof Error ? cause.name : err.name);
+/** A failed answer's status and body: the part of the transport's Answer read here. */
+export interface FailedAnswer {
+  status: number;
+  text(maxBytes: number): Promise<string>;
 }
+
+/** Of a failed answer, this much is read at most (only its start is kept). */
+const ERROR_BODY_MAX_BYTES = 1024 * 1024;
 
 /**
  * The one reading of a failed answer: `{detail}` when the service says what went wrong (a string,
  * or the 422 list of `{loc, msg}`), else the start of whatever it answered.
  */
-export async function upstreamError(res: Response, operation: string): Promise<UpstreamError> {
-  const text = await res.text().catch(() => '');
+export async function upstreamError(res: FailedAnswer, operation: string): Promise<UpstreamError> {
+  const text = await res.text(ERROR_BODY_MAX_BYTES).catch(() => '');
   let detail: unknown = text.slice(0, 200);
   try {
     const json: unknown = JSON.parse(text);
