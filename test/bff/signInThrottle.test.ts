@@ -9,7 +9,9 @@ import { signInThrottle } from '../../server/bff/db/schema';
 import type { ThrottlePolicy } from '../../server/bff/auth/throttle';
 import { listQuery, PASSWORD, staffEmail, startBff, startService, storeKinds, type BffFixture, type ServiceFixture } from './harness';
 
-const STRICT: ThrottlePolicy = { windowMs: 15 * 60_000, accountLimit: 5, accountLockMs: 15 * 60_000, addressFree: 3, addressMaxLockMs: 15 * 60_000 };
+// An address's first lock is a minute, not the default second: under load two sign-ins (each a
+// password hash) can take longer than a second, and the lock must still be running at the second.
+const STRICT: ThrottlePolicy = { windowMs: 15 * 60_000, accountLimit: 5, accountLockMs: 15 * 60_000, addressFree: 3, addressFirstLockMs: 60_000, addressMaxLockMs: 15 * 60_000 };
 const GOOD_PASSWORD = 'violet kettle marching upstream';
 
 let service: ServiceFixture;
@@ -88,14 +90,14 @@ describe.each(storeKinds)('sign-in throttling (%s)', (kind) => {
     for (const email of accounts.slice(0, 4)) answers.push(await signIn(email, 'Summer2026 is here', sprayer));
     expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 429]);
     expect(answers[3]!.body.message).toMatch(/from your network/);
-    expect(Number(answers[3]!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(answers[3]!.headers['retry-after'])).toBe(60);
     // While slowed, the address cannot try anything, not even a right password.
     expect((await signIn(accounts[4]!, GOOD_PASSWORD, sprayer)).status).toBe(429);
     // Each further failure doubles the wait.
     await bff.db.update(signInThrottle).set({ lockedUntil: null });
     const again = await signIn(accounts[4]!, 'Autumn2026 is here', sprayer);
     expect(again.status).toBe(429);
-    expect(Number(again.headers['retry-after'])).toBe(2);
+    expect(Number(again.headers['retry-after'])).toBe(120);
     // Other addresses sign into the same accounts as usual.
     for (const email of accounts) expect((await signIn(email, GOOD_PASSWORD, '127.0.3.8')).status).toBe(200);
   });

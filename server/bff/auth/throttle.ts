@@ -4,8 +4,9 @@
  * - an account that fails `accountLimit` times within `windowMs` is locked for `accountLockMs`,
  *   from every address (guessing one member's password from many machines gains nothing);
  * - an address that fails more than `addressFree` times within the window, on any accounts, is
- *   slowed: each further failure locks it for twice as long as the last, up to `addressMaxLockMs`
- *   (spraying one password over many accounts from one machine gets slow fast).
+ *   slowed: the first failure past them locks it for `addressFirstLockMs` (1 s unless set), each
+ *   further one for twice as long as the last, up to `addressMaxLockMs` (spraying one password over
+ *   many accounts from one machine gets slow fast).
  * Other accounts and addresses are unaffected. Unknown e-mails count like known ones, so the
  * answers do not reveal who has an account.
  */
@@ -21,6 +22,8 @@ export interface ThrottlePolicy {
   accountLimit: number;
   accountLockMs: number;
   addressFree: number;
+  /** The first lock of an address past its free attempts (default 1 s); each next one doubles. */
+  addressFirstLockMs?: number;
   addressMaxLockMs: number;
 }
 
@@ -104,7 +107,7 @@ const retryAfter = (until: Date, now: Date) => Math.max(1, Math.ceil((until.getT
 export async function countAttempt(db: Db, email: string, ip: string, policy: ThrottlePolicy, now = new Date()): Promise<{ refused: Lock | null; lock: Lock | null }> {
   const addressMs = (failures: number) => {
     const over = failures - policy.addressFree;
-    return over > 0 ? Math.min(policy.addressMaxLockMs, 1000 * 2 ** Math.min(over - 1, 30)) : null;
+    return over > 0 ? Math.min(policy.addressMaxLockMs, (policy.addressFirstLockMs ?? 1000) * 2 ** Math.min(over - 1, 30)) : null;
   };
   return db.transaction(async (tx) => {
     // Always the account's row first, then the address's: two attempts never wait on each other crosswise.
