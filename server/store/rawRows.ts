@@ -48,7 +48,7 @@ export function rawRows(db: object, name: string, build: () => SQL): RawRows {
  * A timestamptz as the text `Date.prototype.toISOString` writes of it as the driver reads it
  * (what the presenters wrote before): UTC, milliseconds truncated, not rounded (to_char's MS
  * truncates like V8's parse of a six-digit fraction), `Z`. Independent of the session's TimeZone.
- * Years 0001–9999 only: JavaScript writes others as ±YYYYYY (none are stored: bounds are checked).
+ * For years 0001–9999: JavaScript writes other years as ±YYYYYY, to_char would not.
  */
 export const isoText = (column: Column | SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
