@@ -5,7 +5,8 @@
  * The instants below are the ones where the two could part: microseconds (truncated, never
  * rounded, even .9995 and .999999), fractions of one to six digits, and the instants around
  * daylight-saving changes in Europe and the US (the users' fallback zone is Europe/Berlin). Each answer must show exactly what the old
- * way gives for the same rows: drizzle's `Date`, written with toISOString.
+ * way gives for the same rows: drizzle's `Date`, written with toISOString; and the grouped page's
+ * values (read from PostgreSQL's JSON now) the doubles drizzle read.
  */
 import { asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,8 @@ const INSTANTS = [
   '2026-06-30 23:59:59.57+00', // two digits of fraction
   '2026-01-01 00:00:00+00', // no fraction at all
 ];
+/** Doubles whose text PostgreSQL and JavaScript write differently (1e-07 / 1e-7, 1e+21): the page's values. */
+const VALUES = [0.1 + 0.2, 1e-7, 1e21, 123456789012345.6, 5e-324, 12.5, 1 / 3];
 
 describe.each(storeKinds)('raw reads write timestamps as drizzle and toISOString did (%s)', (kind) => {
   const svc = useService(kind);
@@ -48,7 +51,7 @@ describe.each(storeKinds)('raw reads write timestamps as drizzle and toISOString
     for (const [i, id] of ids.entries()) {
       const end = INSTANTS[(i + 1) % INSTANTS.length];
       await db.execute(sql`UPDATE ${mindfulnessMinutes} SET start_at = ${INSTANTS[i]}::timestamptz,
-        end_at = greatest(${end}::timestamptz, ${INSTANTS[i]}::timestamptz + interval '1.000001 second') WHERE id = ${id}`);
+        end_at = greatest(${end}::timestamptz, ${INSTANTS[i]}::timestamptz + interval '1.000001 second'), value = ${VALUES[i]} WHERE id = ${id}`);
     }
 
     const cat = await insertCatalogue(db);
@@ -86,8 +89,9 @@ describe.each(storeKinds)('raw reads write timestamps as drizzle and toISOString
     expect(points).toHaveLength(INSTANTS.length);
     for (const p of points) {
       const row = rows.find((r) => r.id === p.id)!;
-      expect([p.start, p.end]).toEqual([row.startAt.toISOString(), row.endAt.toISOString()]);
+      expect([p.start, p.end, p.value]).toEqual([row.startAt.toISOString(), row.endAt.toISOString(), row.value]);
     }
+    expect(points.map((p) => p.value).sort()).toEqual([...VALUES].sort());
     expect(points.map((p) => p.start)).toContain('2026-10-25T00:59:59.999Z');
   });
 

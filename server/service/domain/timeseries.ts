@@ -119,8 +119,8 @@ const boundValue = (b: Bound) => (b.kind === 'instant' ? b.at.toISOString() : b.
  * store and prepared, its rows read as arrays (server/store/rawRows.ts): building this query with
  * drizzle on every request cost about as much as PostgreSQL took to run it, and mapping its rows
  * (a `Date` parsed per timestamp, formatted again here) more. The values are placeholders filled
- * per request. Columns: the user's id, then the session's id, provider, source type, start and end
- * (ISO text), value and timezone offset (null when the user has no session in the page).
+ * per request. Columns: the user's id, and the page's sessions as one JSON array (null when there is
+ * none) of [id, provider, source type, start and end (ISO text), value, timezone offset].
  */
 function pageQuery(db: Db, shape: ReadShape) {
   const name = `timeseries_page_${shape.start}_${shape.end ?? 'open'}${shape.provider ? '_provider' : ''}${shape.after ? '_after' : ''}`;
@@ -151,15 +151,16 @@ function pageQuery(db: Db, shape: ReadShape) {
     if (shape.after) where.push(sql`(${m.startAt}, ${m.id}) > (${sql.placeholder('afterStart')}::timestamptz, ${sql.placeholder('afterId')})`);
 
     const s = sql.identifier('sessions');
-    return sql`SELECT ${users.id}, ${s}.id, ${s}.provider_slug, ${s}.source_type,
-        ${isoText(sql`${s}.start_at`)}, ${isoText(sql`${s}.end_at`)}, ${s}.value, ${s}.timezone_offset
-      FROM ${users} LEFT JOIN LATERAL (
-        SELECT ${m.id}, ${m.providerSlug}, ${m.sourceType}, ${m.startAt}, ${m.endAt}, ${m.value}, ${m.timezoneOffset}
-        FROM ${m} WHERE ${and(...where)}
-        ORDER BY ${m.startAt}, ${m.id} LIMIT ${sql.raw(String(TIMESERIES_PAGE_SIZE + 1))}
-      ) ${s} ON true
-      WHERE ${users.teamId} = ${sql.placeholder('teamId')} AND ${users.id} = ${sql.placeholder('userId')}
-      ORDER BY ${s}.start_at, ${s}.id`;
+    return sql`SELECT ${users.id}, (
+        SELECT json_agg(json_build_array(${s}.id, ${s}.provider_slug, ${s}.source_type,
+          ${isoText(sql`${s}.start_at`)}, ${isoText(sql`${s}.end_at`)}, ${s}.value, ${s}.timezone_offset) ORDER BY ${s}.start_at, ${s}.id)
+        FROM (
+          SELECT ${m.id}, ${m.providerSlug}, ${m.sourceType}, ${m.startAt}, ${m.endAt}, ${m.value}, ${m.timezoneOffset}
+          FROM ${m} WHERE ${and(...where)}
+          ORDER BY ${m.startAt}, ${m.id} LIMIT ${sql.raw(String(TIMESERIES_PAGE_SIZE + 1))}
+        ) ${s})
+      FROM ${users}
+      WHERE ${users.teamId} = ${sql.placeholder('teamId')} AND ${users.id} = ${sql.placeholder('userId')}`;
   });
 }
 
@@ -197,19 +198,22 @@ export async function groupedMindfulnessMinutes(
   });
   if (joined.length === 0) throw new NotFound('User');
   const userIdStored = text(joined[0]![0]);
-  // A user without a session in the page is one row whose session columns are null.
-  const rows = joined[0]![1] === null ? [] : joined;
+  // The page's sessions as one JSON array of arrays (null when there is none): one field for the
+  // driver to read instead of eight per session. Each value reads back as it did as a column:
+  // JSON.parse and pg's parseFloat read the same float8out text of a double.
+  const json = joined[0]![1];
+  const rows: unknown[][] = Array.isArray(json) ? json.filter((r) => Array.isArray(r)) : [];
 
   const page = rows.length > TIMESERIES_PAGE_SIZE ? rows.slice(0, TIMESERIES_PAGE_SIZE) : rows;
   const last = page[page.length - 1];
   const nextCursor =
     rows.length > TIMESERIES_PAGE_SIZE && last
-      ? codec.encode({ v: 1, k: 'mindfulness_minutes', u: userIdStored, q: digest, s: text(last[4]), i: num(last[1]) })
+      ? codec.encode({ v: 1, k: 'mindfulness_minutes', u: userIdStored, q: digest, s: text(last[3]), i: num(last[0]) })
       : null;
 
   const groups: Record<string, TimeseriesGroup[]> = {};
   const bySource = new Map<string, TimeseriesGroup>();
-  for (const [, id, provider, sourceType, start, end, value, offset] of page) {
+  for (const [id, provider, sourceType, start, end, value, offset] of page) {
     const providerSlug = text(provider);
     const type = text(sourceType);
     const key = `${providerSlug}\u0000${type}`;
