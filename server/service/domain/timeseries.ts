@@ -1,9 +1,9 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
 import type { GroupedTimeseriesQuery, GroupedTimeseriesResponse, TimeseriesGroup } from '../../contract';
 import { isCalendarDate, TIMESERIES_PAGE_SIZE } from '../../contract';
 import { postgresZoneNameSql } from '../../lib/timezones';
 import type { Database } from '../../store/db';
-import { prepared } from '../../store/prepared';
+import { isoText, num, numOrNull, rawRows, text } from '../../store/rawRows';
 import { mindfulnessMinutes as m, users, type ServiceSchema } from '../db/schema';
 import type { CursorCodec } from './cursor';
 import { queryDigest } from './cursor';
@@ -115,13 +115,16 @@ function readShape(start: Bound, end: Bound | null, provider: string | undefined
 const boundValue = (b: Bound) => (b.kind === 'instant' ? b.at.toISOString() : b.wall);
 
 /**
- * The user row with its page of sessions joined laterally, for one shape of query, built once per
- * store and prepared (server/store/prepared.ts): building this query with drizzle on every request
- * cost about as much as PostgreSQL took to run it. The values are placeholders filled per request.
+ * The user row with its page of sessions joined laterally, for one shape of query, rendered once per
+ * store and prepared, its rows read as arrays (server/store/rawRows.ts): building this query with
+ * drizzle on every request cost about as much as PostgreSQL took to run it, and mapping its rows
+ * (a `Date` parsed per timestamp, formatted again here) more. The values are placeholders filled
+ * per request. Columns: the user's id, and the page's sessions as one JSON array (null when there is
+ * none) of [id, provider, source type, start and end (ISO text), value, timezone offset].
  */
 function pageQuery(db: Db, shape: ReadShape) {
   const name = `timeseries_page_${shape.start}_${shape.end ?? 'open'}${shape.provider ? '_provider' : ''}${shape.after ? '_after' : ''}`;
-  return prepared(db, name, () => {
+  return rawRows(db, name, () => {
     const zone = postgresZoneNameSql(sql`coalesce(${users.fallbackTimeZone}, 'UTC')`);
     const localStart = sql`(CASE WHEN ${m.timezoneOffset} IS NOT NULL
       THEN (${m.startAt} AT TIME ZONE 'UTC') + make_interval(secs => ${m.timezoneOffset})
@@ -147,31 +150,17 @@ function pageQuery(db: Db, shape: ReadShape) {
     where.push(sql`(${users.ingestionEnd} IS NULL OR ${localStart} < (${users.ingestionEnd}::date + 1)::timestamp)`);
     if (shape.after) where.push(sql`(${m.startAt}, ${m.id}) > (${sql.placeholder('afterStart')}::timestamptz, ${sql.placeholder('afterId')})`);
 
-    const sessions = db
-      .select()
-      .from(m)
-      .where(and(...where))
-      .orderBy(asc(m.startAt), asc(m.id))
-      .limit(TIMESERIES_PAGE_SIZE + 1)
-      .as('sessions');
-    return db
-      .select({
-        userId: users.id,
-        session: {
-          id: sessions.id,
-          providerSlug: sessions.providerSlug,
-          sourceType: sessions.sourceType,
-          startAt: sessions.startAt,
-          endAt: sessions.endAt,
-          value: sessions.value,
-          timezoneOffset: sessions.timezoneOffset,
-        },
-      })
-      .from(users)
-      .leftJoinLateral(sessions, sql`true`)
-      .where(and(eq(users.teamId, sql.placeholder('teamId')), eq(users.id, sql.placeholder('userId'))))
-      .orderBy(asc(sessions.startAt), asc(sessions.id))
-      .prepare(name);
+    const s = sql.identifier('sessions');
+    return sql`SELECT ${users.id}, (
+        SELECT json_agg(json_build_array(${s}.id, ${s}.provider_slug, ${s}.source_type,
+          ${isoText(sql`${s}.start_at`)}, ${isoText(sql`${s}.end_at`)}, ${s}.value, ${s}.timezone_offset) ORDER BY ${s}.start_at, ${s}.id)
+        FROM (
+          SELECT ${m.id}, ${m.providerSlug}, ${m.sourceType}, ${m.startAt}, ${m.endAt}, ${m.value}, ${m.timezoneOffset}
+          FROM ${m} WHERE ${and(...where)}
+          ORDER BY ${m.startAt}, ${m.id} LIMIT ${sql.raw(String(TIMESERIES_PAGE_SIZE + 1))}
+        ) ${s})
+      FROM ${users}
+      WHERE ${users.teamId} = ${sql.placeholder('teamId')} AND ${users.id} = ${sql.placeholder('userId')}`;
   });
 }
 
@@ -198,7 +187,7 @@ export async function groupedMindfulnessMinutes(
   }
   const { start, end, digest, after } = plan;
 
-  const joined = await pageQuery(db, readShape(start, end, q.provider, after)).execute({
+  const joined = await pageQuery(db, readShape(start, end, q.provider, after))({
     teamId,
     userId,
     provider: q.provider ?? null,
@@ -208,35 +197,41 @@ export async function groupedMindfulnessMinutes(
     afterId: after ? after.id : null,
   });
   if (joined.length === 0) throw new NotFound('User');
-  const user = { id: joined[0]!.userId };
-  const rows = joined.flatMap((j) => (j.session?.id != null ? [j.session] : []));
+  const userIdStored = text(joined[0]![0]);
+  // The page's sessions as one JSON array of arrays (null when there is none): one field for the
+  // driver to read instead of eight per session. Each value reads back as it did as a column:
+  // JSON.parse and pg's parseFloat read the same float8out text of a double.
+  const json = joined[0]![1];
+  const rows: unknown[][] = Array.isArray(json) ? json.filter((r) => Array.isArray(r)) : [];
 
-  const page = rows.slice(0, TIMESERIES_PAGE_SIZE);
+  const page = rows.length > TIMESERIES_PAGE_SIZE ? rows.slice(0, TIMESERIES_PAGE_SIZE) : rows;
   const last = page[page.length - 1];
   const nextCursor =
     rows.length > TIMESERIES_PAGE_SIZE && last
-      ? codec.encode({ v: 1, k: 'mindfulness_minutes', u: user.id, q: digest, s: last.startAt.toISOString(), i: last.id })
+      ? codec.encode({ v: 1, k: 'mindfulness_minutes', u: userIdStored, q: digest, s: text(last[3]), i: num(last[0]) })
       : null;
 
   const groups: Record<string, TimeseriesGroup[]> = {};
   const bySource = new Map<string, TimeseriesGroup>();
-  for (const r of page) {
-    const key = `${r.providerSlug}\u0000${r.sourceType}`;
+  for (const [id, provider, sourceType, start, end, value, offset] of page) {
+    const providerSlug = text(provider);
+    const type = text(sourceType);
+    const key = `${providerSlug}\u0000${type}`;
     let group = bySource.get(key);
     if (!group) {
-      group = { source: { provider: r.providerSlug, type: r.sourceType }, data: [] };
+      group = { source: { provider: providerSlug, type }, data: [] };
       bySource.set(key, group);
-      (groups[r.providerSlug] ??= []).push(group);
+      (groups[providerSlug] ??= []).push(group);
     }
-    const startIso = r.startAt.toISOString();
+    const startIso = text(start);
     group.data.push({
-      id: r.id,
+      id: num(id),
       timestamp: startIso,
       start: startIso,
-      end: r.endAt.toISOString(),
+      end: text(end),
       unit: 'min',
-      value: r.value,
-      timezone_offset: r.timezoneOffset,
+      value: num(value),
+      timezone_offset: numOrNull(offset),
       type: null,
     });
   }

@@ -1,5 +1,6 @@
-import { and, asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { prepared } from '../../store/prepared';
+import { isoText, num, rawRows, text, textOrNull } from '../../store/rawRows';
 import type { CreateUserBody, PatchUserBody, User } from '../../contract';
 import type { Database } from '../../store/db';
 import { connectedSources, providers, users, type ServiceSchema } from '../db/schema';
@@ -13,90 +14,77 @@ const API_SOURCE = 'manual';
 
 const iso = (d: Date) => d.toISOString();
 
-interface SourceJson {
-  created_on: string;
-  slug: string;
-  name: string;
-  logo: string;
-}
-
-/** A user's connected sources as one JSON array, in the user's own row: no second round trip. */
-const sourcesJson = sql<SourceJson[]>`coalesce((
-  SELECT json_agg(json_build_object('created_on', ${connectedSources.createdOn}, 'slug', ${providers.slug}, 'name', ${providers.name}, 'logo', ${providers.logo})
+/**
+ * A user's connected sources as one JSON array, in the user's own row: no second round trip. Its
+ * created_on is ISO text already (`isoText`), like every timestamp the reads below select.
+ */
+const sourcesJson = sql`coalesce((
+  SELECT json_agg(json_build_object('created_on', ${isoText(connectedSources.createdOn)}, 'slug', ${providers.slug}, 'name', ${providers.name}, 'logo', ${providers.logo})
     ORDER BY ${connectedSources.createdOn}, ${providers.slug})
   FROM ${connectedSources} JOIN ${providers} ON ${providers.slug} = ${connectedSources.providerSlug}
   WHERE ${connectedSources.userId} = ${users.id}), '[]'::json)`;
 
-function presentSources(rows: SourceJson[], origin: string): User['connected_sources'] {
-  return rows.map((r) => {
-    const provider = { name: r.name, slug: r.slug, logo: r.logo.startsWith('/') ? origin + r.logo : r.logo };
-    return { provider, created_on: iso(new Date(r.created_on)), source: provider };
+/** What the reads select, in this order (server/store/rawRows.ts: rows are arrays). */
+const userColumns = sql`${users.id}, ${users.teamId}, ${users.clientUserId}, ${isoText(users.createdOn)},
+  ${users.fallbackTimeZone}, ${users.fallbackTimeZoneSource}, ${isoText(users.fallbackTimeZoneUpdatedAt)},
+  ${users.fallbackBirthDate}::text, ${users.fallbackBirthDateSource}, ${isoText(users.fallbackBirthDateUpdatedAt)},
+  ${users.ingestionStart}::text, ${users.ingestionEnd}::text, ${sourcesJson}`;
+/** The column after `userColumns` in the page's rows: the team's number of users. */
+const TOTAL = 13;
+
+/** A value of the sources' JSON (an object parsed by the driver) as text. */
+const jsonText = (o: unknown, key: string): string => (typeof o === 'object' && o !== null ? String(Reflect.get(o, key)) : '');
+
+function presentSources(json: unknown, origin: string): User['connected_sources'] {
+  if (!Array.isArray(json)) return [];
+  return json.map((r: unknown) => {
+    const logo = jsonText(r, 'logo');
+    const provider = { name: jsonText(r, 'name'), slug: jsonText(r, 'slug'), logo: logo.startsWith('/') ? origin + logo : logo };
+    return { provider, created_on: jsonText(r, 'created_on'), source: provider };
   });
 }
 
-const withSources = { ...getTableColumns(users), sources: sourcesJson };
-
-/** The prepared reads of users (server/store/prepared.ts), one round trip each. */
-function userQueries(db: Db) {
-  return prepared(db, 'users', () => ({
-    page: db
-      .select({ ...withSources, total: sql<number>`count(*) OVER ()`.mapWith(Number) })
-      .from(users)
-      .where(eq(users.teamId, sql.placeholder('teamId')))
-      .orderBy(asc(users.createdOn), asc(users.id))
-      .offset(sql.placeholder('offset'))
-      .limit(sql.placeholder('limit'))
-      .prepare('users_page'),
-    count: db.select({ n: count() }).from(users).where(eq(users.teamId, sql.placeholder('teamId'))).prepare('users_count'),
-    byId: db
-      .select(withSources)
-      .from(users)
-      .where(and(eq(users.teamId, sql.placeholder('teamId')), eq(users.id, sql.placeholder('userId'))))
-      .prepare('users_by_id'),
-    byClientId: db
-      .select(withSources)
-      .from(users)
-      .where(and(eq(users.teamId, sql.placeholder('teamId')), eq(users.clientUserId, sql.placeholder('clientUserId'))))
-      .prepare('users_by_client_id'),
-  }));
-}
-
-function toClientFacing(row: UserRow, sources: User['connected_sources']): User {
+/** A row of `userColumns` as the client-facing user. */
+function present(row: unknown[], origin: string): User {
+  const createdOn = text(row[3]);
+  const fallbackTimeZone = textOrNull(row[4]);
+  const fallbackBirthDate = textOrNull(row[7]);
   return {
-    user_id: row.id,
-    team_id: row.teamId,
-    client_user_id: row.clientUserId,
-    created_on: iso(row.createdOn),
-    connected_sources: sources,
-    fallback_time_zone: row.fallbackTimeZone
-      ? {
-          id: row.fallbackTimeZone,
-          source_slug: row.fallbackTimeZoneSource ?? API_SOURCE,
-          updated_at: iso(row.fallbackTimeZoneUpdatedAt ?? row.createdOn),
-        }
+    user_id: text(row[0]),
+    team_id: text(row[1]),
+    client_user_id: text(row[2]),
+    created_on: createdOn,
+    connected_sources: presentSources(row[12], origin),
+    fallback_time_zone: fallbackTimeZone
+      ? { id: fallbackTimeZone, source_slug: textOrNull(row[5]) ?? API_SOURCE, updated_at: textOrNull(row[6]) ?? createdOn }
       : null,
-    fallback_birth_date: row.fallbackBirthDate
-      ? {
-          value: row.fallbackBirthDate,
-          source_slug: row.fallbackBirthDateSource ?? API_SOURCE,
-          updated_at: iso(row.fallbackBirthDateUpdatedAt ?? row.createdOn),
-        }
+    fallback_birth_date: fallbackBirthDate
+      ? { value: fallbackBirthDate, source_slug: textOrNull(row[8]) ?? API_SOURCE, updated_at: textOrNull(row[9]) ?? createdOn }
       : null,
-    ingestion_start: row.ingestionStart,
-    ingestion_end: row.ingestionEnd,
+    ingestion_start: textOrNull(row[10]),
+    ingestion_end: textOrNull(row[11]),
   };
 }
 
-function present(row: UserRow & { sources: SourceJson[] }, origin: string): User {
-  return toClientFacing(row, presentSources(row.sources, origin));
-}
+/** The reads of users, one round trip each, rendered once per store and prepared. */
+const pageOfUsers = (db: Db) =>
+  rawRows(db, 'users_page_rows', () => sql`SELECT ${userColumns}, count(*) OVER () FROM ${users}
+    WHERE ${users.teamId} = ${sql.placeholder('teamId')}
+    ORDER BY ${users.createdOn}, ${users.id} OFFSET ${sql.placeholder('offset')} LIMIT ${sql.placeholder('limit')}`);
+const countOfUsers = (db: Db) =>
+  prepared(db, 'users_count', () => db.select({ n: count() }).from(users).where(eq(users.teamId, sql.placeholder('teamId'))).prepare('users_count'));
+const userById = (db: Db) =>
+  rawRows(db, 'users_by_id_rows', () => sql`SELECT ${userColumns} FROM ${users}
+    WHERE ${users.teamId} = ${sql.placeholder('teamId')} AND ${users.id} = ${sql.placeholder('userId')}`);
+const userByClientId = (db: Db) =>
+  rawRows(db, 'users_by_client_id_rows', () => sql`SELECT ${userColumns} FROM ${users}
+    WHERE ${users.teamId} = ${sql.placeholder('teamId')} AND ${users.clientUserId} = ${sql.placeholder('clientUserId')}`);
 
 /** Users in creation order (ties broken by id), so offsets are stable while users are added. */
 export async function listUsers(db: Db, teamId: string, offset: number, limit: number, origin: string) {
-  const queries = userQueries(db);
-  const rows = await queries.page.execute({ teamId, offset, limit });
+  const rows = await pageOfUsers(db)({ teamId, offset, limit });
   // The page carries the team's total (a window over all its users); past the end there is no row to carry it.
-  const total = rows[0]?.total ?? (offset === 0 ? 0 : ((await queries.count.execute({ teamId }))[0]?.n ?? 0));
+  const total = rows[0] ? num(rows[0][TOTAL]) : offset === 0 ? 0 : ((await countOfUsers(db).execute({ teamId }))[0]?.n ?? 0);
   return { users: rows.map((r) => present(r, origin)), total, offset, limit };
 }
 
@@ -111,13 +99,13 @@ export async function findUserRow(db: Db, teamId: string, userId: string): Promi
 }
 
 export async function getUser(db: Db, teamId: string, userId: string, origin: string): Promise<User> {
-  const [row] = await userQueries(db).byId.execute({ teamId, userId });
+  const [row] = await userById(db)({ teamId, userId });
   if (!row) throw new NotFound('User');
   return present(row, origin);
 }
 
 export async function resolveUser(db: Db, teamId: string, clientUserId: string, origin: string): Promise<User> {
-  const [row] = await userQueries(db).byClientId.execute({ teamId, clientUserId });
+  const [row] = await userByClientId(db)({ teamId, clientUserId });
   if (!row) throw new NotFound('User');
   return present(row, origin);
 }

@@ -2,9 +2,9 @@ import { and, asc, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from 
 import type { z } from 'zod';
 import type { Order, OrdersQuery } from '../../../contract';
 import type { Database } from '../../../store/db';
-import { prepared } from '../../../store/prepared';
 import { orderResults, orders, users, type ServiceSchema } from '../../db/schema';
 import { Invalid } from '../errors';
+import { unfilteredOrderPage } from './pageRows';
 import { orderWithEvents, presentOrders } from './present';
 
 type Db = Database<ServiceSchema>;
@@ -86,21 +86,6 @@ function ordering(q: OrdersQueryInput): SQL[] {
   }
 }
 
-/** The page query without filters or ordering by anything but creation: the list as a client pages it. */
-function unfilteredPage(db: Db, direction: 'asc' | 'desc') {
-  return prepared(db, `orders_page_${direction}`, () => {
-    const dir = direction === 'asc' ? asc : desc;
-    return db
-      .select({ ...orderWithEvents, total: sql<string | number>`count(*) over ()`.as('total') })
-      .from(orders)
-      .where(eq(orders.teamId, sql.placeholder('teamId')))
-      .orderBy(dir(orders.createdAt), dir(orders.id))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .prepare(`orders_page_${direction}`);
-  });
-}
-
 /** GET /v3/orders: the team's orders matching the filters, one page (page numbers from 1). */
 export async function listOrders(db: Db, teamId: string, q: OrdersQueryInput): Promise<{ orders: Order[]; total: number; page: number; size: number }> {
   const conditions = filters(teamId, q);
@@ -109,10 +94,11 @@ export async function listOrders(db: Db, teamId: string, q: OrdersQueryInput): P
   // The page, its events and the number of matching orders in one query (the count is taken
   // before LIMIT); only a page past the end has no row to carry the count and asks again. With no
   // filter but the team's and the default order (what a client paging through its orders sends),
-  // the query is built once and prepared: building it per request cost more than running it.
+  // the query is built once and prepared, its rows read as arrays (orders/pageRows.ts): building
+  // it per request cost more than running it, and mapping its rows with drizzle more again.
   const rows =
     conditions.length === 1 && q.order_key === 'created_at'
-      ? await unfilteredPage(db, q.order_direction).execute({ teamId, limit: q.size, offset })
+      ? await unfilteredOrderPage(db, teamId, q.order_direction, q.size, offset)
       : await db
           .select({ ...orderWithEvents, total: sql<string | number>`count(*) over ()`.as('total') })
           .from(orders)

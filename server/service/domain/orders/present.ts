@@ -2,6 +2,7 @@ import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Order, Shipment } from '../../../contract';
 import type { Database } from '../../../store/db';
+import { isoText } from '../../../store/rawRows';
 import { orderEvents, orders, type ServiceSchema } from '../../db/schema';
 import { catalogueRows } from '../labs/catalogueCache';
 import { presentLabTest } from '../labs/present';
@@ -23,12 +24,24 @@ export type EventsJson = { id: number; created_at: string; status: string }[];
  */
 // The order's id is written out qualified: in a select list drizzle leaves a single table's columns
 // bare, and a bare "id" here would be the event's.
-export const eventsJson = sql<EventsJson>`coalesce((select json_agg(json_build_object('id', e.id, 'created_at', e.created_at, 'status', e.status) order by e.id)
-  from ${orderEvents} e where e.order_id = ${orders}.${sql.identifier(orders.id.name)}), '[]'::json)`.as('events');
+// created_at is ISO text already (server/store/rawRows.ts), so no `Date` is parsed per event.
+export const eventsJsonSql = sql<EventsJson>`coalesce((select json_agg(json_build_object('id', e.id, 'created_at', ${isoText(sql`e.created_at`)}, 'status', e.status) order by e.id)
+  from ${orderEvents} e where e.order_id = ${orders}.${sql.identifier(orders.id.name)}), '[]'::json)`;
+export const eventsJson = eventsJsonSql.as('events');
 
 /** The row's columns and its events: what `presentOrders` presents without asking the store again. */
 export const orderWithEvents = { ...getTableColumns(orders), events: eventsJson };
 export type OrderRowWithEvents = OrderRow & { events: EventsJson };
+
+/**
+ * What `presentOrders` reads of a row: every column but the answers to the lab's questions, and the
+ * timestamps either as read by drizzle or as ISO text already (the list's rows, orders/pageRows.ts).
+ */
+export type PresentableOrder = Omit<OrderRow, 'aoeAnswers' | 'createdAt' | 'updatedAt'> & {
+  createdAt: Date | string;
+  updatedAt: Date | string;
+};
+const isoOf = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString());
 
 /** Consents as recorded; rows written before times and versions were recorded answer null for them. */
 function presentConsents(raw: unknown[] | null): Order['consents'] {
@@ -44,7 +57,7 @@ function presentConsents(raw: unknown[] | null): Order['consents'] {
 }
 
 /** ClientFacingOrder for each row; rows read with `orderWithEvents` bring their events along. */
-export async function presentOrders(db: Db, rows: (OrderRow | OrderRowWithEvents)[]): Promise<Order[]> {
+export async function presentOrders(db: Db, rows: (PresentableOrder | (PresentableOrder & { events: EventsJson }))[]): Promise<Order[]> {
   if (rows.length === 0) return [];
   const { testById, labById, markerRows } = await catalogueRows(db, [...new Set(rows.map((r) => r.labTestId))]);
   const eventsByOrder = new Map<string, Order['events']>();
@@ -62,7 +75,7 @@ export async function presentOrders(db: Db, rows: (OrderRow | OrderRowWithEvents
     }
   }
   for (const r of rows) {
-    if ('events' in r) eventsByOrder.set(r.id, r.events.map((e) => ({ id: Number(e.id), created_at: iso(new Date(e.created_at)), status: e.status })));
+    if ('events' in r) eventsByOrder.set(r.id, r.events.map((e) => ({ id: Number(e.id), created_at: String(e.created_at), status: e.status })));
   }
   // Orders of a page mostly share a few lab tests, each with all its markers: present each once.
   const labTests = new Map<string, Order['lab_test']>();
@@ -89,16 +102,16 @@ export async function presentOrders(db: Db, rows: (OrderRow | OrderRowWithEvents
         type: r.collectionMethod,
         data: {
           id: r.detailsId,
-          created_at: iso(r.createdAt),
-          updated_at: iso(r.updatedAt),
+          created_at: isoOf(r.createdAt),
+          updated_at: isoOf(r.updatedAt),
           appointment_id: r.appointmentId,
           shipment: (r.shipment as z.infer<typeof Shipment> | null) ?? null,
         },
       },
       sample_id: r.sampleId,
       notes: r.notes,
-      created_at: iso(r.createdAt),
-      updated_at: iso(r.updatedAt),
+      created_at: isoOf(r.createdAt),
+      updated_at: isoOf(r.updatedAt),
       events: orderEventsList,
       status: r.status,
       low_level_status: r.lowLevelStatus,
