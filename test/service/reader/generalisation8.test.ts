@@ -1,11 +1,9 @@
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeParser, parseLabReport } from '../../../server/service/reader';
-import { prepareForOcr } from '../../../server/service/reader/imagePrep';
-import { OcrBudget } from '../../../server/service/reader/limits';
 import { buildDoc, DOCS, type Rendering } from '../../../test/fixtures/lab-reports/generate';
 import { createMeasure } from '../../../test/fixtures/lab-reports/render';
 import { scoreFile } from '../../../test/fixtures/lab-reports/score';
+import { preparedPage } from './preparedPage';
 
 /**
  * Mechanisms of the eighth round of issue-13 reader work: the image path on renderings the tuning
@@ -15,30 +13,7 @@ import { scoreFile } from '../../../test/fixtures/lab-reports/score';
 
 afterAll(() => closeParser());
 
-const W = 2550;
-const H = 3300;
-const FONT = `40px ${GlobalFonts.families.some((f) => f.family === 'DejaVu Sans') ? 'DejaVu Sans' : 'sans-serif'}`;
-
-async function prepared(draw: (ctx: ReturnType<ReturnType<typeof createCanvas>['getContext']>) => void) {
-  const canvas = createCanvas(W, H);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, W, H);
-  ctx.font = FONT;
-  draw(ctx);
-  ctx.fillStyle = '#000';
-  // Enough ordinary text for the page's letter height to be measured.
-  for (let i = 0; i < 20; i++) ctx.fillText('Sodium 138 mmol/L 136-145 Potassium 4.5', 200, 1900 + 50 * i);
-  const out = await prepareForOcr(canvas, new OcrBudget(), 1);
-  const grey = out.grey!;
-  /** Pixels darker than `level` in the box. */
-  const ink = (x0: number, y0: number, x1: number, y1: number, level = 128) => {
-    let n = 0;
-    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (grey[y * W + x]! < level) n++;
-    return n;
-  };
-  return { ink, at: (x: number, y: number) => grey[y * W + x]! };
-}
+const prepared = (draw: Parameters<typeof preparedPage>[0]) => preparedPage(draw, 1900);
 
 describe('a ruled grid before OCR', () => {
   it('leaves no speck where its rules cross or meet, and keeps the values in its cells', async () => {

@@ -1,36 +1,12 @@
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { prepareForOcr } from '../../../server/service/reader/imagePrep';
-import { OcrBudget } from '../../../server/service/reader/limits';
+import { preparedPage } from './preparedPage';
 
 /**
  * Table rules on a scanned page, erased before OCR (a grid's vertical line was read as "|" or as
  * a "1" in front of the value: "142.5" for 42.5). Drawn here at OCR size; what must stay (letters
  * beside and under the rules, a shaded band, a filled box) is checked as carefully as what goes.
  */
-const W = 2550;
-const H = 3300;
-const FONT = `40px ${GlobalFonts.families.some((f) => f.family === 'DejaVu Sans') ? 'DejaVu Sans' : 'sans-serif'}`;
-
-async function prepared(draw: (ctx: ReturnType<ReturnType<typeof createCanvas>['getContext']>) => void) {
-  const canvas = createCanvas(W, H);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, W, H);
-  ctx.fillStyle = '#000';
-  ctx.font = FONT;
-  // Enough ordinary text for the page's letter height to be measured.
-  for (let i = 0; i < 20; i++) ctx.fillText('Sodium 138 mmol/L 136-145 Potassium 4.5', 200, 1500 + 50 * i);
-  draw(ctx);
-  const out = await prepareForOcr(canvas, new OcrBudget(), 1);
-  /** Pixels darker than `level` in the box. */
-  const ink = (x0: number, y0: number, x1: number, y1: number, level = 128) => {
-    let n = 0;
-    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (out.grey![y * W + x]! < level) n++;
-    return n;
-  };
-  return ink;
-}
+const prepared = async (draw: Parameters<typeof preparedPage>[0]) => (await preparedPage(draw, 1500)).ink;
 
 describe('table rules before OCR', () => {
   it('erases a grid of thin lines, faint ones too, and keeps the values in its cells', async () => {
